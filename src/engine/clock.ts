@@ -1,0 +1,329 @@
+/**
+ * Virtual time for the whole engine. Nothing in src/engine reads the wall clock: components
+ * schedule timers here, and the host (CLI, extension, tests) decides how virtual time moves:
+ * `advance(ms)` for a fixed span, `settle()` until the cluster is quiescent, or a Pacer that
+ * follows the wall clock at a chosen speed.
+ *
+ * Timers fire in (time, sequence) order, so equal inputs give equal runs. After each callback
+ * the loop drains the microtask queue, because engine components talk through promises.
+ */
+
+export type TimerCallback = () => void | Promise<void>;
+
+export interface TimerOptions {
+  /** Background work (lease renewals, resyncs) that should not keep `settle()` from returning. */
+  daemon?: boolean;
+  /** Shown in traces and in `pending()`; helps explain why a cluster has not settled. */
+  label?: string;
+}
+
+export interface Timer {
+  readonly id: number;
+  readonly at: number;
+  readonly daemon: boolean;
+  readonly label: string;
+}
+
+interface TimerEntry extends Timer {
+  readonly seq: number;
+  readonly fn: TimerCallback;
+  cancelled: boolean;
+}
+
+/** Host hooks: how to yield to the real event loop. Injected so the engine stays pure. */
+export interface ClockHost {
+  /** Resolves after the host's pending I/O callbacks and microtasks have run (setImmediate). */
+  yieldToHost(): Promise<void>;
+  /** Whether the current slice of work has run long enough that the host should get a turn. */
+  shouldYield(): boolean;
+}
+
+export interface SettleOptions {
+  /** Stop once virtual time would pass start + maxDuration (ms). Default: 1 hour. */
+  maxDuration?: number;
+  /** Stop after this many timer callbacks. Default: 10,000,000. */
+  maxSteps?: number;
+}
+
+export interface SettleResult {
+  settled: boolean;
+  steps: number;
+  /** Virtual ms that passed. */
+  elapsed: number;
+  /** Labels of the non-daemon timers still pending when settle gave up. */
+  pending: string[];
+}
+
+const DEFAULT_SETTLE_DURATION = 60 * 60 * 1000;
+const DEFAULT_MAX_STEPS = 10_000_000;
+
+/** 2025-01-01T00:00:00Z: a fixed epoch so that timestamps are reproducible by default. */
+export const DEFAULT_EPOCH_MS = 1735689600000;
+
+export class Clock {
+  private nowMs: number;
+  private seq = 0;
+  private nextId = 1;
+  private heap: TimerEntry[] = [];
+  private byId = new Map<number, TimerEntry>();
+  private liveNonDaemon = 0;
+  private inflight = 0;
+  private running = false;
+  private failure: Error | undefined;
+
+  constructor(
+    startMs: number = DEFAULT_EPOCH_MS,
+    private readonly host: ClockHost = defaultHost,
+  ) {
+    this.nowMs = startMs;
+  }
+
+  /** Current virtual time in ms since the Unix epoch. */
+  now(): number {
+    return this.nowMs;
+  }
+
+  /** RFC 3339 with second precision, as Kubernetes metav1.Time serializes. */
+  rfc3339(ms: number = this.nowMs): string {
+    return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  }
+
+  /** RFC 3339 with microseconds, as metav1.MicroTime serializes (events, leases). */
+  rfc3339Micro(ms: number = this.nowMs): string {
+    const iso = new Date(Math.floor(ms)).toISOString();
+    return iso.replace(/\.(\d{3})Z$/, '.$1000Z');
+  }
+
+  setTimer(delayMs: number, fn: TimerCallback, options: TimerOptions = {}): Timer {
+    const at = this.nowMs + Math.max(0, delayMs);
+    const entry: TimerEntry = {
+      id: this.nextId++,
+      at,
+      seq: this.seq++,
+      fn,
+      daemon: options.daemon === true,
+      label: options.label ?? 'timer',
+      cancelled: false,
+    };
+    this.push(entry);
+    this.byId.set(entry.id, entry);
+    if (!entry.daemon) this.liveNonDaemon++;
+    return entry;
+  }
+
+  /** A zero-delay task: runs after everything already due at the current instant. */
+  queueTask(fn: TimerCallback, options: TimerOptions = {}): Timer {
+    return this.setTimer(0, fn, options);
+  }
+
+  clearTimer(timer: Timer | number | undefined): void {
+    if (timer === undefined) return;
+    const id = typeof timer === 'number' ? timer : timer.id;
+    const entry = this.byId.get(id);
+    if (!entry || entry.cancelled) return;
+    entry.cancelled = true;
+    this.byId.delete(id);
+    if (!entry.daemon) this.liveNonDaemon--;
+  }
+
+  /**
+   * Marks asynchronous work that is not a timer (a request to a remote etcd) as in flight, so
+   * that `settle()` waits for it instead of declaring quiescence. Returns the release function.
+   */
+  hold(): () => void {
+    this.inflight++;
+    let released = false;
+    return () => {
+      if (!released) {
+        released = true;
+        this.inflight--;
+      }
+    };
+  }
+
+  /** True when only daemon timers remain and no held work is in flight. */
+  isQuiescent(): boolean {
+    return this.liveNonDaemon === 0 && this.inflight === 0;
+  }
+
+  pending(): Timer[] {
+    return this.heap.filter((t) => !t.cancelled).sort(compareEntries).map(({ id, at, daemon, label }) => ({ id, at, daemon, label }));
+  }
+
+  nextTimerAt(): number | undefined {
+    this.dropCancelledTop();
+    return this.heap[0]?.at;
+  }
+
+  /** Runs every timer due at or before now + ms, then leaves the clock at now + ms. */
+  async advance(ms: number): Promise<number> {
+    const until = this.nowMs + Math.max(0, ms);
+    let steps = 0;
+    await this.exclusive(async () => {
+      for (;;) {
+        const top = await this.nextDue();
+        if (!top || top.at > until) break;
+        await this.run(top);
+        steps++;
+      }
+      this.nowMs = until;
+    });
+    return steps;
+  }
+
+  /** Runs the next due timer (whatever its time), for single-stepping. Returns false if none. */
+  async step(): Promise<boolean> {
+    let ran = false;
+    await this.exclusive(async () => {
+      const top = await this.nextDue();
+      if (top) {
+        await this.run(top);
+        await this.nextDue();
+        ran = true;
+      }
+    });
+    return ran;
+  }
+
+  /**
+   * Runs timers in order until only daemon timers remain (the cluster has nothing left to do),
+   * passing through daemon timers that fall due on the way so time-dependent behaviour
+   * (lease renewals, node monitoring) happens exactly as it would in real time.
+   */
+  async settle(options: SettleOptions = {}): Promise<SettleResult> {
+    const start = this.nowMs;
+    const deadline = start + (options.maxDuration ?? DEFAULT_SETTLE_DURATION);
+    const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    let steps = 0;
+    let settled = false;
+    await this.exclusive(async () => {
+      for (;;) {
+        const top = await this.nextDue();
+        if (this.isQuiescent()) {
+          settled = true;
+          break;
+        }
+        if (!top) {
+          // Only held I/O remains: give the host a turn until it completes.
+          await this.host.yieldToHost();
+          continue;
+        }
+        if (top.at > deadline || steps >= maxSteps) break;
+        await this.run(top);
+        steps++;
+      }
+    });
+    return {
+      settled,
+      steps,
+      elapsed: this.nowMs - start,
+      pending: settled ? [] : this.pending().filter((t) => !t.daemon).map((t) => t.label),
+    };
+  }
+
+  private async exclusive(body: () => Promise<void>): Promise<void> {
+    if (this.running) throw new Error('clock: advance/step/settle called while the clock is already running');
+    this.running = true;
+    try {
+      await body();
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /**
+   * The next timer to run. Timers due at the current instant run back to back (their promise
+   * chains interleave, as concurrent work does); before virtual time moves on, every chain
+   * started so far is allowed to finish, so that work never observes a later time than the
+   * instant that caused it.
+   */
+  private async nextDue(): Promise<TimerEntry | undefined> {
+    this.dropCancelledTop();
+    let top = this.heap[0];
+    if (top && top.at <= this.nowMs && !this.host.shouldYield()) return top;
+    do {
+      await this.host.yieldToHost();
+    } while (this.inflight > 0);
+    if (this.failure) {
+      const failure = this.failure;
+      this.failure = undefined;
+      throw failure;
+    }
+    this.dropCancelledTop();
+    top = this.heap[0];
+    return top;
+  }
+
+  private async run(entry: TimerEntry): Promise<void> {
+    this.pop();
+    this.byId.delete(entry.id);
+    if (!entry.daemon) this.liveNonDaemon--;
+    if (entry.at > this.nowMs) this.nowMs = entry.at;
+    try {
+      const result = entry.fn();
+      if (result) result.catch((err: unknown) => this.fail(entry, err));
+    } catch (err) {
+      this.fail(entry, err);
+    }
+    if (this.failure) {
+      const failure = this.failure;
+      this.failure = undefined;
+      throw failure;
+    }
+  }
+
+  /** A timer callback that throws is a bug in a component: surface it to whoever drives time. */
+  private fail(entry: TimerEntry, err: unknown): void {
+    if (this.failure) return;
+    const detail = err instanceof Error ? err.stack ?? err.message : String(err);
+    this.failure = new Error(`clock: timer "${entry.label}" failed: ${detail}`);
+  }
+
+  private dropCancelledTop(): void {
+    while (this.heap.length > 0 && this.heap[0]!.cancelled) this.pop();
+  }
+
+  private push(entry: TimerEntry): void {
+    const h = this.heap;
+    h.push(entry);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (compareEntries(h[i]!, h[p]!) >= 0) break;
+      [h[i], h[p]] = [h[p]!, h[i]!];
+      i = p;
+    }
+  }
+
+  private pop(): TimerEntry | undefined {
+    const h = this.heap;
+    if (h.length === 0) return undefined;
+    const top = h[0]!;
+    const last = h.pop()!;
+    if (h.length > 0) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && compareEntries(h[l]!, h[m]!) < 0) m = l;
+        if (r < h.length && compareEntries(h[r]!, h[m]!) < 0) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m]!, h[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+function compareEntries(a: TimerEntry, b: TimerEntry): number {
+  return a.at - b.at || a.seq - b.seq;
+}
+
+/** Drains microtasks only; never consults the wall clock. Hosts with I/O pass their own. */
+const defaultHost: ClockHost = {
+  yieldToHost: () => new Promise<void>((resolve) => setImmediate(resolve)),
+  shouldYield: () => false,
+};

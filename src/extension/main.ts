@@ -1,0 +1,5 @@
+import type * as vscode from 'vscode';
+
+export function activate(_context: vscode.ExtensionContext): void {}
+
+export function deactivate(): void {}

@@ -1,0 +1,2 @@
+// Language server entry point (filled in by the extension issue).
+export {};

@@ -1,0 +1,121 @@
+import { strict as assert } from 'node:assert';
+import { Clock } from '../../src/engine/clock';
+import { Random } from '../../src/engine/random';
+
+describe('Clock', () => {
+  it('fires timers in time order, then insertion order', async () => {
+    const clock = new Clock(0);
+    const seen: string[] = [];
+    clock.setTimer(20, () => void seen.push('b@20'));
+    clock.setTimer(10, () => void seen.push('a@10'));
+    clock.setTimer(20, () => void seen.push('c@20'));
+    clock.setTimer(30, () => void seen.push('d@30'));
+    await clock.advance(25);
+    assert.deepEqual(seen, ['a@10', 'b@20', 'c@20']);
+    assert.equal(clock.now(), 25);
+    await clock.advance(5);
+    assert.deepEqual(seen, ['a@10', 'b@20', 'c@20', 'd@30']);
+  });
+
+  it('lets async work finish at its own instant before time moves on', async () => {
+    const clock = new Clock(0);
+    const times: number[] = [];
+    clock.setTimer(10, async () => {
+      for (let i = 0; i < 50; i++) await Promise.resolve();
+      times.push(clock.now());
+      clock.setTimer(0, () => void times.push(clock.now()));
+    });
+    clock.setTimer(11, () => void times.push(clock.now()));
+    await clock.settle();
+    assert.deepEqual(times, [10, 10, 11]);
+  });
+
+  it('settles when only daemon timers remain, passing through the ones due on the way', async () => {
+    const clock = new Clock(0);
+    let renewals = 0;
+    const renew = (): void => {
+      renewals++;
+      clock.setTimer(10_000, renew, { daemon: true, label: 'lease renew' });
+    };
+    clock.setTimer(10_000, renew, { daemon: true, label: 'lease renew' });
+    clock.setTimer(35_000, () => undefined, { label: 'image pull' });
+    const result = await clock.settle();
+    assert.equal(result.settled, true);
+    assert.equal(clock.now(), 35_000);
+    assert.equal(renewals, 3);
+  });
+
+  it('reports what keeps it from settling', async () => {
+    const clock = new Clock(0);
+    const loop = (): void => void clock.setTimer(1000, loop, { label: 'crash loop' });
+    loop();
+    const result = await clock.settle({ maxDuration: 5000 });
+    assert.equal(result.settled, false);
+    assert.deepEqual(result.pending, ['crash loop']);
+    assert.equal(clock.now(), 5000);
+  });
+
+  it('cancels timers', async () => {
+    const clock = new Clock(0);
+    let fired = false;
+    const t = clock.setTimer(5, () => void (fired = true));
+    clock.clearTimer(t);
+    assert.equal(clock.isQuiescent(), true);
+    await clock.advance(10);
+    assert.equal(fired, false);
+  });
+
+  it('surfaces a failing timer to the caller that drives time', async () => {
+    const clock = new Clock(0);
+    clock.setTimer(1, () => {
+      throw new Error('boom');
+    }, { label: 'bad' });
+    await assert.rejects(clock.settle(), /timer "bad" failed: Error: boom/);
+  });
+
+  it('waits for held I/O before settling', async () => {
+    const clock = new Clock(0);
+    const release = clock.hold();
+    let done = false;
+    setTimeout(() => {
+      done = true;
+      release();
+    }, 5);
+    const result = await clock.settle();
+    assert.equal(result.settled, true);
+    assert.equal(done, true);
+  });
+
+  it('formats Kubernetes timestamps', () => {
+    const clock = new Clock(Date.UTC(2025, 0, 1, 12, 30, 15, 250));
+    assert.equal(clock.rfc3339(), '2025-01-01T12:30:15Z');
+    assert.equal(clock.rfc3339Micro(), '2025-01-01T12:30:15.250000Z');
+  });
+});
+
+describe('Random', () => {
+  it('is deterministic per seed and differs across seeds', () => {
+    const a = new Random('seed-1');
+    const b = new Random('seed-1');
+    const c = new Random('seed-2');
+    const seqA = Array.from({ length: 5 }, () => a.nextUint32());
+    const seqB = Array.from({ length: 5 }, () => b.nextUint32());
+    const seqC = Array.from({ length: 5 }, () => c.nextUint32());
+    assert.deepEqual(seqA, seqB);
+    assert.notDeepEqual(seqA, seqC);
+  });
+
+  it('generates names from the apimachinery alphabet and v4 UUIDs', () => {
+    const r = new Random(1);
+    assert.match(r.string(5), /^[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    assert.match(r.uuid(), /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('keeps integers in range', () => {
+    const r = new Random(7);
+    for (let i = 0; i < 1000; i++) {
+      const v = r.int(3);
+      assert.ok(v >= 0 && v < 3);
+    }
+  });
+});

@@ -1,0 +1,2 @@
+// Control-plane panel entry point (filled in by the extension issue).
+export {};
