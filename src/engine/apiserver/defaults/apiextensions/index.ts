@@ -1,0 +1,2 @@
+// Registers the apiextensions group's defaulters; one import per kind file.
+export {};

