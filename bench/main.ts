@@ -1,5 +1,26 @@
-// Benchmark runner: `npm run bench -- <suite> [--json]`.
-export {};
-const suite = process.argv[2];
-console.error(`unknown benchmark suite: ${suite ?? '(none)'}`);
-process.exit(2);
+/**
+ * Benchmark runner: `npm run bench -- <suite> [--json] [suite options]`.
+ * Human-readable tables by default; with --json, one JSON object per line on stdout so CI and
+ * scripts can compare runs. Each suite measures the things it compares side by side, in one run.
+ */
+import type { BenchSuite } from './report';
+
+const suites: Record<string, () => Promise<{ default: BenchSuite }>> = {
+  // Each suite adds itself here: name -> () => import('./<name>')
+};
+
+async function main(): Promise<void> {
+  const [name, ...rest] = process.argv.slice(2);
+  const load = name ? suites[name] : undefined;
+  if (!load) {
+    console.error(`usage: npm run bench -- <${Object.keys(suites).join('|')}> [--json]`);
+    process.exit(2);
+  }
+  const suite = (await load()).default;
+  await suite(rest);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.stack ?? err.message : String(err));
+  process.exit(1);
+});

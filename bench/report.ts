@@ -1,0 +1,63 @@
+/** Shared output for benchmark suites: JSON lines with --json, an aligned table otherwise. */
+
+export type BenchSuite = (args: string[]) => Promise<void>;
+
+export type BenchRecord = { bench: string } & Record<string, string | number | boolean | null>;
+
+export class Reporter {
+  private readonly rows: BenchRecord[] = [];
+
+  constructor(readonly json: boolean) {}
+
+  static fromArgs(args: string[]): Reporter {
+    return new Reporter(args.includes('--json'));
+  }
+
+  /** Prints one measured result immediately (a long run shows progress as it goes). */
+  record(row: BenchRecord): void {
+    this.rows.push(row);
+    if (this.json) process.stdout.write(JSON.stringify(row) + '\n');
+    else process.stdout.write(formatRow(row) + '\n');
+  }
+
+  /** Progress and notes go to stderr so that --json output stays machine-readable. */
+  note(message: string): void {
+    process.stderr.write(message + '\n');
+  }
+
+  all(): readonly BenchRecord[] {
+    return this.rows;
+  }
+}
+
+function formatRow(row: BenchRecord): string {
+  return Object.entries(row)
+    .map(([k, v]) => `${k}=${typeof v === 'number' ? formatNumber(v) : String(v)}`)
+    .join('  ');
+}
+
+function formatNumber(n: number): string {
+  if (Number.isInteger(n)) return n.toLocaleString('en-US');
+  return n.toLocaleString('en-US', { maximumFractionDigits: 3 });
+}
+
+/** Wall time in ms with sub-ms precision (benchmarks are outside the engine: wall time is fine). */
+export function nowMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx]!;
+}
+
+export function heapUsedBytes(): number {
+  return process.memoryUsage().heapUsed;
+}
+
+/** Forces a full GC when node runs with --expose-gc; heap figures are only meaningful then. */
+export function gc(): void {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g) g();
+}
