@@ -1,2 +1,2 @@
-// Registers the apiextensions group's defaulters; one import per kind file.
-export {};
+// Registers the apiextensions.k8s.io group's defaulters; one import per kind file.
+import './custom-resource-definition';

@@ -1,2 +1,5 @@
 // Registers the apps group's defaulters; one import per kind file.
-export {};
+import './deployment';
+import './replica-set';
+import './daemon-set';
+import './stateful-set';

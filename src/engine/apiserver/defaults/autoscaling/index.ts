@@ -1,2 +1,2 @@
 // Registers the autoscaling group's defaulters; one import per kind file.
-export {};
+import './horizontal-pod-autoscaler';

@@ -1,2 +1,2 @@
-// Registers the discovery group's defaulters; one import per kind file.
-export {};
+// Registers the discovery.k8s.io group's defaulters; one import per kind file.
+import './endpoint-slice';

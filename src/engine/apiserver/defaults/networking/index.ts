@@ -1,2 +1,3 @@
-// Registers the networking group's defaulters; one import per kind file.
-export {};
+// Registers the networking.k8s.io group's defaulters; one import per kind file.
+import './network-policy';
+import './ingress-class';

@@ -1,2 +1,2 @@
-// Registers the scheduling group's defaulters; one import per kind file.
-export {};
+// Registers the scheduling.k8s.io group's defaulters; one import per kind file.
+import './priority-class';

@@ -1,2 +1,3 @@
-// Registers the storage group's defaulters; one import per kind file.
-export {};
+// Registers the storage.k8s.io group's defaulters; one import per kind file.
+import './storage-class';
+import './csi-driver';

@@ -1,0 +1,37 @@
+/**
+ * LimitRange defaults for Container items: the default limit falls back to max, the default
+ * request to the default limit, then to min. Quantities are canonicalised as everywhere.
+ */
+import type { JsonObject } from '../../../api/types';
+import { jsonDefaulter, objectAt, objectsIn, structAt } from '../fields';
+import { registerDefaulter } from '../registry';
+import { defaultResourceList } from './resource-list';
+
+function fillMissing(target: JsonObject, from: JsonObject | undefined): void {
+  for (const [name, value] of Object.entries(from ?? {})) {
+    if (!(name in target) && value !== undefined) target[name] = value;
+  }
+}
+
+export function defaultLimitRangeItem(item: JsonObject): void {
+  if (item.type === 'Container') {
+    const defaults = objectAt(item, 'default') ?? {};
+    const defaultRequests = objectAt(item, 'defaultRequest') ?? {};
+    fillMissing(defaults, objectAt(item, 'max'));
+    fillMissing(defaultRequests, defaults);
+    fillMissing(defaultRequests, objectAt(item, 'min'));
+    // Go allocates both maps; an empty one is omitted on the wire, so only non-empty ones appear.
+    if (Object.keys(defaults).length > 0) item.default = defaults;
+    if (Object.keys(defaultRequests).length > 0) item.defaultRequest = defaultRequests;
+  }
+  for (const key of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']) {
+    defaultResourceList(item, key);
+  }
+}
+
+export function defaultLimitRange(limitRange: JsonObject): void {
+  const spec = structAt(limitRange, 'spec');
+  for (const item of spec ? objectsIn(spec, 'limits') : []) defaultLimitRangeItem(item);
+}
+
+registerDefaulter('', 'LimitRange', jsonDefaulter(defaultLimitRange));

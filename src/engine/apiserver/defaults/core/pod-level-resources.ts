@@ -1,0 +1,100 @@
+/**
+ * Pod-level resources defaulting (PodLevelResources, beta and on in 1.35). Only pods that already
+ * set some pod-level resources get more:
+ * - hugepages limits default to the containers' aggregate limit, unless a pod-level request
+ *   for that size is set;
+ * - when pod-level limits are set, missing pod-level cpu/memory requests default to the
+ *   containers' aggregate requests, and any still missing request to the pod-level limit.
+ * The aggregate follows the sidecar formula: regular and restartable init containers add up; an
+ * ordinary init container needs itself plus the sidecars started before it; the pod needs the
+ * larger of the two.
+ */
+import type { JsonObject } from '../../../api/types';
+import { isEmpty, objectAt, objectsIn } from '../fields';
+import { addQuantities, compareQuantities, formatQuantity, quantityOf, type Quantity } from './quantity';
+
+type ResourceTotals = Map<string, Quantity>;
+
+const hugePagesPrefix = 'hugepages-';
+
+function isSupportedPodLevelResource(name: string): boolean {
+  return name === 'cpu' || name === 'memory' || name.startsWith(hugePagesPrefix);
+}
+
+/** Of the supported resources, the ones that may be overcommitted (not hugepages). */
+function isOvercommittable(name: string): boolean {
+  return name === 'cpu' || name === 'memory';
+}
+
+function containerList(container: JsonObject, kind: 'limits' | 'requests'): ResourceTotals {
+  const out: ResourceTotals = new Map();
+  const resources = objectAt(container, 'resources');
+  const list = resources && objectAt(resources, kind);
+  for (const [name, value] of Object.entries(list ?? {})) {
+    const q = quantityOf(value);
+    if (q) out.set(name, q);
+  }
+  return out;
+}
+
+function addInto(total: ResourceTotals, more: ResourceTotals): void {
+  for (const [name, q] of more) {
+    const have = total.get(name);
+    total.set(name, have ? addQuantities(have, q) : q);
+  }
+}
+
+function maxInto(total: ResourceTotals, more: ResourceTotals): void {
+  for (const [name, q] of more) {
+    const have = total.get(name);
+    if (!have || compareQuantities(q, have) > 0) total.set(name, q);
+  }
+}
+
+function aggregateContainers(spec: JsonObject, kind: 'limits' | 'requests'): ResourceTotals {
+  const total: ResourceTotals = new Map();
+  for (const c of objectsIn(spec, 'containers')) addInto(total, containerList(c, kind));
+  const sidecars: ResourceTotals = new Map();
+  const initPeak: ResourceTotals = new Map();
+  for (const c of objectsIn(spec, 'initContainers')) {
+    const own = containerList(c, kind);
+    const use: ResourceTotals = new Map();
+    if (c.restartPolicy === 'Always') {
+      addInto(total, own);
+      addInto(sidecars, own);
+      addInto(use, sidecars);
+    } else {
+      addInto(use, own);
+      addInto(use, sidecars);
+    }
+    maxInto(initPeak, use);
+  }
+  maxInto(total, initPeak);
+  return total;
+}
+
+export function defaultHugePagePodLimits(spec: JsonObject): void {
+  const resources = objectAt(spec, 'resources');
+  if (!resources || (isEmpty(resources.limits) && isEmpty(resources.requests))) return;
+  const requests = objectAt(resources, 'requests') ?? {};
+  const limits: JsonObject = objectAt(resources, 'limits') ?? {};
+  for (const [name, q] of aggregateContainers(spec, 'limits')) {
+    if (!name.startsWith(hugePagesPrefix) || name in requests || name in limits) continue;
+    limits[name] = formatQuantity(q);
+  }
+  if (Object.keys(limits).length > 0) resources.limits = limits;
+}
+
+export function defaultPodRequests(spec: JsonObject): void {
+  const resources = objectAt(spec, 'resources');
+  const limits = resources && objectAt(resources, 'limits');
+  if (!resources || !limits || isEmpty(limits)) return;
+  const requests: JsonObject = objectAt(resources, 'requests') ?? {};
+  for (const [name, q] of aggregateContainers(spec, 'requests')) {
+    if (!(name in requests) && isOvercommittable(name)) requests[name] = formatQuantity(q);
+  }
+  for (const [name, value] of Object.entries(limits)) {
+    if (!(name in requests) && isSupportedPodLevelResource(name)) requests[name] = value;
+  }
+  if (Object.keys(requests).length > 0) resources.requests = requests;
+}

@@ -1,0 +1,4 @@
+import { defaultEmptyString, jsonDefaulter } from '../fields';
+import { registerDefaulter } from '../registry';
+
+registerDefaulter('', 'Secret', jsonDefaulter((secret) => defaultEmptyString(secret, 'type', 'Opaque')));
