@@ -3,7 +3,7 @@
  * templates and ephemeral volume claim templates.
  */
 import type { JsonObject } from '../../../api/types';
-import { defaultNil, structAt } from '../fields';
+import { defaultNil, objectAt, structAt } from '../fields';
 import { defaultResourceList } from './resource-list';
 
 /** Takes the object holding the spec (a claim or a claim template). */
@@ -11,7 +11,7 @@ export function defaultPersistentVolumeClaimSpec(holder: JsonObject): void {
   const spec = structAt(holder, 'spec');
   if (!spec) return;
   defaultNil(spec, 'volumeMode', 'Filesystem');
-  const resources = structAt(spec, 'resources');
+  const resources = objectAt(spec, 'resources');
   if (!resources) return;
   defaultResourceList(resources, 'limits');
   defaultResourceList(resources, 'requests');

@@ -11,7 +11,8 @@
  */
 import type { JsonObject } from '../../../api/types';
 import { isEmpty, objectAt, objectsIn } from '../fields';
-import { addQuantities, compareQuantities, formatQuantity, quantityOf, type Quantity } from './quantity';
+import type { Quantity } from '../../../api/quantity';
+import { quantityOf } from './resource-list';
 
 type ResourceTotals = Map<string, Quantity>;
 
@@ -40,14 +41,14 @@ function containerList(container: JsonObject, kind: 'limits' | 'requests'): Reso
 function addInto(total: ResourceTotals, more: ResourceTotals): void {
   for (const [name, q] of more) {
     const have = total.get(name);
-    total.set(name, have ? addQuantities(have, q) : q);
+    total.set(name, have ? have.add(q) : q);
   }
 }
 
 function maxInto(total: ResourceTotals, more: ResourceTotals): void {
   for (const [name, q] of more) {
     const have = total.get(name);
-    if (!have || compareQuantities(q, have) > 0) total.set(name, q);
+    if (!have || q.cmp(have) > 0) total.set(name, q);
   }
 }
 
@@ -80,7 +81,7 @@ export function defaultHugePagePodLimits(spec: JsonObject): void {
   const limits: JsonObject = objectAt(resources, 'limits') ?? {};
   for (const [name, q] of aggregateContainers(spec, 'limits')) {
     if (!name.startsWith(hugePagesPrefix) || name in requests || name in limits) continue;
-    limits[name] = formatQuantity(q);
+    limits[name] = q.toString();
   }
   if (Object.keys(limits).length > 0) resources.limits = limits;
 }
@@ -91,7 +92,7 @@ export function defaultPodRequests(spec: JsonObject): void {
   if (!resources || !limits || isEmpty(limits)) return;
   const requests: JsonObject = objectAt(resources, 'requests') ?? {};
   for (const [name, q] of aggregateContainers(spec, 'requests')) {
-    if (!(name in requests) && isOvercommittable(name)) requests[name] = formatQuantity(q);
+    if (!(name in requests) && isOvercommittable(name)) requests[name] = q.toString();
   }
   for (const [name, value] of Object.entries(limits)) {
     if (!(name in requests) && isSupportedPodLevelResource(name)) requests[name] = value;

@@ -1,19 +1,41 @@
 /**
  * ResourceList defaulting: every quantity is rounded up to milli precision (so "100u" of cpu
- * becomes "1m") and written back in the canonical form kube-apiserver returns.
+ * becomes "1m") and written back as kube-apiserver serializes it (canonical, or the input text
+ * where upstream keeps it). Text that is not a quantity is left for validation to reject.
  */
+import { parseQuantity, Quantity, QuantityParseError } from '../../../api/quantity';
 import type { JsonObject } from '../../../api/types';
 import { objectAt } from '../fields';
-import { formatQuantity, quantityOf, roundUp } from './quantity';
 
-const milli = -3;
+/** A quantity field's JSON value: a string, or a bare number as Go's decoder also accepts. */
+export function quantityOf(v: unknown): Quantity | undefined {
+  const text = typeof v === 'string' ? v.trim() : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
+  if (text === undefined) return undefined;
+  const q = parseQuantity(text);
+  return q instanceof QuantityParseError ? undefined : q;
+}
+
+/** The serialized forms finer than a milli: micro and nano units (parsing stops at nano). */
+const subMilli = /^(-?)(\d+)(u|n|e-6|e-9)$/;
+
+/** Quantity.RoundUp(-3): away from zero to whole milli units, then serialized. */
+export function roundUpToMilli(q: Quantity): string {
+  const text = q.toString();
+  const m = subMilli.exec(text);
+  if (!m) return text;
+  const [, sign, digits = '0', unit = ''] = m;
+  const perMilli = unit === 'u' || unit === 'e-6' ? 1000n : 1000000n;
+  const units = BigInt(digits);
+  const millis = units / perMilli + (units % perMilli === 0n ? 0n : 1n);
+  return Quantity.fromMilli(sign === '-' ? -millis : millis, q.format).toString();
+}
 
 export function defaultResourceList(parent: JsonObject, key: string): void {
   const list = objectAt(parent, key);
   if (!list) return;
   for (const [name, value] of Object.entries(list)) {
     const q = quantityOf(value);
-    if (q) list[name] = formatQuantity(roundUp(q, milli));
+    if (q) list[name] = roundUpToMilli(q);
   }
 }
 
