@@ -67,6 +67,16 @@ export function structAt(o: JsonObject, key: string): JsonObject | undefined {
   return created;
 }
 
+/**
+ * A map field to fill: the existing map, or a new detached one when nil (the caller stores it
+ * only if it ends up non-empty, since Go omits empty maps). Undefined for any other JSON type.
+ */
+export function mapToFill(o: JsonObject, key: string): JsonObject | undefined {
+  const v = o[key];
+  if (isObject(v)) return v;
+  return isNil(v) ? {} : undefined;
+}
+
 /** The object elements of a slice field. */
 export function objectsIn(o: JsonObject, key: string): JsonObject[] {
   const v = o[key];

@@ -3,7 +3,7 @@
  * request to the default limit, then to min. Quantities are canonicalised as everywhere.
  */
 import type { JsonObject } from '../../../api/types';
-import { jsonDefaulter, objectAt, objectsIn, structAt } from '../fields';
+import { jsonDefaulter, mapToFill, objectAt, objectsIn, structAt } from '../fields';
 import { registerDefaulter } from '../registry';
 import { defaultResourceList } from './resource-list';
 
@@ -14,19 +14,21 @@ function fillMissing(target: JsonObject, from: JsonObject | undefined): void {
 }
 
 export function defaultLimitRangeItem(item: JsonObject): void {
-  if (item.type === 'Container') {
-    const defaults = objectAt(item, 'default') ?? {};
-    const defaultRequests = objectAt(item, 'defaultRequest') ?? {};
-    fillMissing(defaults, objectAt(item, 'max'));
-    fillMissing(defaultRequests, defaults);
-    fillMissing(defaultRequests, objectAt(item, 'min'));
-    // Go allocates both maps; an empty one is omitted on the wire, so only non-empty ones appear.
-    if (Object.keys(defaults).length > 0) item.default = defaults;
-    if (Object.keys(defaultRequests).length > 0) item.defaultRequest = defaultRequests;
-  }
+  if (item.type === 'Container') defaultContainerItem(item);
   for (const key of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']) {
     defaultResourceList(item, key);
   }
+}
+
+function defaultContainerItem(item: JsonObject): void {
+  const defaults = mapToFill(item, 'default');
+  const defaultRequests = mapToFill(item, 'defaultRequest');
+  if (!defaults || !defaultRequests) return;
+  fillMissing(defaults, objectAt(item, 'max'));
+  fillMissing(defaultRequests, defaults);
+  fillMissing(defaultRequests, objectAt(item, 'min'));
+  if (Object.keys(defaults).length > 0) item.default = defaults;
+  if (Object.keys(defaultRequests).length > 0) item.defaultRequest = defaultRequests;
 }
 
 export function defaultLimitRange(limitRange: JsonObject): void {

@@ -3,7 +3,7 @@
  * namespaces: the registry strategy labels those once named) and phase Active.
  */
 import type { JsonObject } from '../../../api/types';
-import { defaultEmptyString, jsonDefaulter, metadataOf, objectAt, structAt } from '../fields';
+import { defaultEmptyString, jsonDefaulter, mapToFill, metadataOf, structAt } from '../fields';
 import { registerDefaulter } from '../registry';
 
 export const namespaceNameLabel = 'kubernetes.io/metadata.name';
@@ -11,9 +11,11 @@ export const namespaceNameLabel = 'kubernetes.io/metadata.name';
 export function defaultNamespace(namespace: JsonObject): void {
   const meta = metadataOf(namespace);
   if (meta && typeof meta.name === 'string' && meta.name !== '') {
-    const labels = objectAt(meta, 'labels') ?? {};
-    labels[namespaceNameLabel] = meta.name;
-    meta.labels = labels;
+    const labels = mapToFill(meta, 'labels');
+    if (labels) {
+      labels[namespaceNameLabel] = meta.name;
+      meta.labels = labels;
+    }
   }
   const status = structAt(namespace, 'status');
   if (status) defaultEmptyString(status, 'phase', 'Active');

@@ -10,7 +10,7 @@
  * larger of the two.
  */
 import type { JsonObject } from '../../../api/types';
-import { isEmpty, objectAt, objectsIn } from '../fields';
+import { isEmpty, mapToFill, objectAt, objectsIn } from '../fields';
 import type { Quantity } from '../../../api/quantity';
 import { quantityOf } from './resource-list';
 
@@ -78,7 +78,8 @@ export function defaultHugePagePodLimits(spec: JsonObject): void {
   const resources = objectAt(spec, 'resources');
   if (!resources || (isEmpty(resources.limits) && isEmpty(resources.requests))) return;
   const requests = objectAt(resources, 'requests') ?? {};
-  const limits: JsonObject = objectAt(resources, 'limits') ?? {};
+  const limits = mapToFill(resources, 'limits');
+  if (!limits) return;
   for (const [name, q] of aggregateContainers(spec, 'limits')) {
     if (!name.startsWith(hugePagesPrefix) || name in requests || name in limits) continue;
     limits[name] = q.toString();
@@ -90,7 +91,8 @@ export function defaultPodRequests(spec: JsonObject): void {
   const resources = objectAt(spec, 'resources');
   const limits = resources && objectAt(resources, 'limits');
   if (!resources || !limits || isEmpty(limits)) return;
-  const requests: JsonObject = objectAt(resources, 'requests') ?? {};
+  const requests = mapToFill(resources, 'requests');
+  if (!requests) return;
   for (const [name, q] of aggregateContainers(spec, 'requests')) {
     if (!(name in requests) && isOvercommittable(name)) requests[name] = q.toString();
   }

@@ -4,7 +4,7 @@
  * host network, host ports equal to the container ports.
  */
 import type { JsonObject } from '../../../api/types';
-import { defaultNil, isZero, jsonDefaulter, objectAt, objectsIn, structAt } from '../fields';
+import { defaultNil, isZero, jsonDefaulter, mapToFill, objectAt, objectsIn, structAt } from '../fields';
 import { registerDefaulter } from '../registry';
 import { defaultHugePagePodLimits, defaultPodRequests } from './pod-level-resources';
 import { defaultPodSpec } from './pod-spec';
@@ -36,7 +36,8 @@ function defaultRequestsToLimits(container: JsonObject): void {
   const resources = objectAt(container, 'resources');
   const limits = resources && objectAt(resources, 'limits');
   if (!resources || !limits) return;
-  const requests = objectAt(resources, 'requests') ?? {};
+  const requests = mapToFill(resources, 'requests');
+  if (!requests) return;
   for (const [name, value] of Object.entries(limits)) {
     if (!(name in requests) && value !== undefined) requests[name] = value;
   }
