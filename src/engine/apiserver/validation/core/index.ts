@@ -1,2 +1,3 @@
 // Registers the core group's validators; one import per kind file.
-export {};
+import './pod';
+import './persistentvolumeclaim';

@@ -1,0 +1,106 @@
+/**
+ * Typed reads of the plain-JSON v1 objects the rules see. Upstream validates Go structs where an
+ * absent field is its zero value; these readers give the same view (absent string -> "",
+ * absent list -> []), so the rules read like the Go ones without crashing on malformed input.
+ */
+import { isObject, type JsonObject, type JsonValue } from '../../../api/types';
+
+export type Obj = JsonObject;
+
+export function obj(v: unknown): JsonObject | undefined {
+  return isObject(v) ? v : undefined;
+}
+
+export function arr(v: unknown): JsonValue[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** List elements as objects; a non-object element reads as an empty struct. */
+export function objs(v: unknown): JsonObject[] {
+  return arr(v).map((e) => obj(e) ?? {});
+}
+
+export function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+export function strs(v: unknown): string[] {
+  return arr(v).map(str);
+}
+
+/** A number, or undefined when absent (a pointer field left nil). */
+export function num(v: unknown): number | undefined {
+  return typeof v === 'number' ? v : undefined;
+}
+
+/** A number with Go's zero default. */
+export function int(v: unknown): number {
+  return typeof v === 'number' ? v : 0;
+}
+
+export function bool(v: unknown): boolean {
+  return v === true;
+}
+
+/** Whether a field is set (a non-nil pointer in Go terms). */
+export function isSet(v: unknown): boolean {
+  return v !== undefined && v !== null;
+}
+
+/** A map[string]string, keys in sorted order so errors come out deterministically. */
+export function strMap(v: unknown): [string, string][] {
+  const o = obj(v);
+  if (!o) return [];
+  return Object.keys(o)
+    .sort()
+    .map((k) => [k, str(o[k])]);
+}
+
+/** Map entries with raw values, keys sorted. */
+export function entries(v: unknown): [string, JsonValue | undefined][] {
+  const o = obj(v);
+  if (!o) return [];
+  return Object.keys(o)
+    .sort()
+    .map((k) => [k, o[k]]);
+}
+
+export function keyCount(v: unknown): number {
+  const o = obj(v);
+  return o ? Object.keys(o).length : 0;
+}
+
+/** Go's zero value: absent, null, "", 0, false, or an empty list, map or struct. */
+export function isZero(v: unknown): boolean {
+  if (v === undefined || v === null || v === '' || v === 0 || v === false) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (isObject(v)) return Object.values(v).every(isZero);
+  return false;
+}
+
+/**
+ * apiequality.Semantic.DeepEqual on the decoded structs: nil and empty lists and maps are equal,
+ * and an absent field equals its zero value. `same` lets a caller compare some leaves
+ * semantically (quantities by value).
+ */
+export function semanticEqual(a: unknown, b: unknown, same?: (a: unknown, b: unknown) => boolean | undefined): boolean {
+  if (same) {
+    const r = same(a, b);
+    if (r !== undefined) return r;
+  }
+  if (isZero(a) && isZero(b)) return true;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((x, i) => semanticEqual(x, b[i], same));
+  }
+  if (isObject(a) && isObject(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of keys) if (!semanticEqual(a[k], b[k], same)) return false;
+    return true;
+  }
+  return a === b;
+}
+
+/** A deep copy of a JSON value, for munging a copy before comparing. */
+export function clone<T extends JsonValue | undefined>(v: T): T {
+  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+}
