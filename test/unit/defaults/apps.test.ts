@@ -95,6 +95,8 @@ describe('defaults: apps/v1', () => {
     });
     assert.deepEqual(spec.volumeClaimTemplates, [
       {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
         metadata: { name: 'www' },
         spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' },
         status: { phase: 'Pending' },

@@ -330,7 +330,9 @@ spec:
       partition: 0
     type: RollingUpdate
   volumeClaimTemplates:
-  - metadata:
+  - apiVersion: v1
+    kind: PersistentVolumeClaim
+    metadata:
       name: www
     spec:
       accessModes: ["ReadWriteOnce"]

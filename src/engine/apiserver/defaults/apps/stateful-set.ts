@@ -2,7 +2,9 @@
  * StatefulSet defaults. As upstream, a rollingUpdate block is only created when the strategy
  * type itself was defaulted; an explicit RollingUpdate without the block stays without it.
  * maxUnavailable defaults to 1 because MaxUnavailableStatefulSet is on in 1.35. Claim templates
- * are PersistentVolumeClaims and get all claim defaults (volumeMode, status.phase Pending).
+ * are PersistentVolumeClaims and get all claim defaults (volumeMode, status.phase Pending), plus
+ * the apiVersion and kind that kube-apiserver's apps/v1 conversion writes into each of them (so
+ * they show up in every read, which is why tools diffing manifests ask users to spell them out).
  */
 import type { JsonObject } from '../../../api/types';
 import { defaultEmptyString, defaultNil, isEmptyString, jsonDefaulter, objectAt, objectsIn, structAt } from '../fields';
@@ -35,7 +37,11 @@ export function defaultStatefulSet(statefulSet: JsonObject): void {
   defaultNil(spec, 'replicas', 1);
   defaultNil(spec, 'revisionHistoryLimit', 10);
   defaultPodTemplateIn(spec, 'template');
-  for (const claim of objectsIn(spec, 'volumeClaimTemplates')) defaultPersistentVolumeClaim(claim);
+  for (const claim of objectsIn(spec, 'volumeClaimTemplates')) {
+    defaultEmptyString(claim, 'apiVersion', 'v1');
+    defaultEmptyString(claim, 'kind', 'PersistentVolumeClaim');
+    defaultPersistentVolumeClaim(claim);
+  }
 }
 
 registerDefaulter('apps', 'StatefulSet', jsonDefaulter(defaultStatefulSet));
