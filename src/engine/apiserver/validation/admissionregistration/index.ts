@@ -1,2 +1,3 @@
 // Registers the admissionregistration group's validators; one import per kind file.
-export {};
+import './webhook-configuration';
+import './validating-admission-policy';

@@ -1,2 +1,2 @@
 // Registers the apiextensions group's validators; one import per kind file.
-export {};
+import './custom-resource-definition';

@@ -1,2 +1,2 @@
 // Registers the autoscaling group's validators; one import per kind file.
-export {};
+import './horizontal-pod-autoscaler';

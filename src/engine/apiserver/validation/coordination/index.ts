@@ -1,2 +1,2 @@
 // Registers the coordination group's validators; one import per kind file.
-export {};
+import './lease';

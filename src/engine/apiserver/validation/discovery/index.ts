@@ -1,2 +1,2 @@
 // Registers the discovery group's validators; one import per kind file.
-export {};
+import './endpoint-slice';

@@ -1,2 +1,2 @@
 // Registers the events group's validators; one import per kind file.
-export {};
+import './event';

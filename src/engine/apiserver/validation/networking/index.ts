@@ -1,2 +1,6 @@
 // Registers the networking group's validators; one import per kind file.
-export {};
+import './network-policy';
+import './ingress';
+import './ingress-class';
+import './ip-address';
+import './service-cidr';

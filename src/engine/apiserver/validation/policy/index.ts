@@ -1,2 +1,3 @@
 // Registers the policy group's validators; one import per kind file.
-export {};
+import './pod-disruption-budget';
+import './eviction';

@@ -1,2 +1,3 @@
 // Registers the rbac group's validators; one import per kind file.
-export {};
+import './role';
+import './role-binding';

@@ -1,2 +1,2 @@
 // Registers the scheduling group's validators; one import per kind file.
-export {};
+import './priority-class';
