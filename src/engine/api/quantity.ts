@@ -110,6 +110,19 @@ export class Quantity {
     return new Quantity(-this.unscaled, this.exponent, this.format, '', this.big);
   }
 
+  /**
+   * RoundUp(scale): the value rounded away from zero to whole units of 10^scale. A value already
+   * that coarse is returned as is (keeping its text); otherwise the text is recomputed, as
+   * upstream clears its cached string (so defaulting turns "100u" into "1m").
+   */
+  roundUp(scale: number): Quantity {
+    if (this.exponent >= scale) return this;
+    const divisor = pow10(scale - this.exponent);
+    const truncated = this.unscaled / divisor;
+    const rounded = this.unscaled % divisor === 0n ? truncated : truncated + BigInt(this.sign());
+    return new Quantity(rounded, scale, this.format, '', this.big);
+  }
+
   /** Value(): the integer value, rounded up. */
   value(): number {
     return this.scaledValue(0);

@@ -270,6 +270,34 @@ describe('Quantity', () => {
     });
   });
 
+  describe('RoundUp (TestQuantityRoundUp)', () => {
+    const table: [string, number, Quantity][] = [
+      ['9.01', -3, q(901, -2, 'DecimalSI')],
+      ['9.01', -2, q(901, -2, 'DecimalSI')],
+      ['9.01', -1, q(91, -1, 'DecimalSI')],
+      ['9.01', 0, q(10, 0, 'DecimalSI')],
+      ['9.01', 1, q(10, 0, 'DecimalSI')],
+      ['9.01', 2, q(100, 0, 'DecimalSI')],
+      ['-9.01', -1, q(-91, -1, 'DecimalSI')],
+      ['-9.01', 0, q(-10, 0, 'DecimalSI')],
+      ['-9.01', 2, q(-100, 0, 'DecimalSI')],
+    ];
+    for (const [input, scale, expect] of table) {
+      it(`${input} to 10^${scale}`, () => assert.equal(mustParseQuantity(input).roundUp(scale).cmp(expect), 0));
+    }
+    it('rounds to milli the way defaulting writes resource lists back', () => {
+      const milli = (s: string): string => mustParseQuantity(s).roundUp(-3).toString();
+      assert.equal(milli('100u'), '1m');
+      assert.equal(milli('1500u'), '2m');
+      assert.equal(milli('2500n'), '1m');
+      assert.equal(milli('1000u'), '1m');
+      assert.equal(milli('100m'), '100m');
+      assert.equal(milli('1e3'), '1e3');
+      assert.equal(milli('-100u'), '-1m');
+      assert.equal(milli('0.5Ki'), '512');
+    });
+  });
+
   describe('Value and MilliValue (round up)', () => {
     const table: [string, number, number][] = [
       ['1', 1, 1000],
