@@ -217,6 +217,11 @@ export const StoreErrors = {
   leaseExists: 'etcdserver: lease already exists',
   leaseTtlTooLarge: 'etcdserver: too large lease TTL',
   watchCanceled: 'etcdserver: watch canceled',
+  keyNotFound: 'etcdserver: key not found',
+  valueProvided: 'etcdserver: value is provided',
+  leaseProvided: 'etcdserver: lease is provided',
+  /** gRPC's own limit (max-request-bytes + 512 KiB); the message carries the sizes, see grpcTooLarge. */
+  messageTooLarge: 'grpc: received message larger than max',
 } as const;
 
 export type StoreErrorCode = keyof typeof StoreErrors;
@@ -232,6 +237,13 @@ export class StoreError extends Error {
 export const MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
 /** etcd's default --max-txn-ops. */
 export const MAX_TXN_OPS = 128;
+/** gRPC's receive limit on etcd's server: --max-request-bytes plus 512 KiB of overhead. */
+export const MAX_GRPC_MESSAGE_BYTES = MAX_REQUEST_BYTES + 512 * 1024;
+
+/** The error gRPC gives for a request message above MAX_GRPC_MESSAGE_BYTES. */
+export function grpcTooLarge(size: number): StoreError {
+  return new StoreError('messageTooLarge', `${StoreErrors.messageTooLarge} (${size} vs. ${MAX_GRPC_MESSAGE_BYTES})`);
+}
 
 /** The range end that selects every key starting with `prefix` (clientv3.GetPrefixRangeEnd). */
 export function prefixEnd(prefix: string): string {

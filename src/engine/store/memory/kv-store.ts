@@ -1,0 +1,167 @@
+import { StoreError, type KeyValue } from '../types';
+import { isTombstone, tombstone } from './key-index';
+import { RevisionLog } from './revision-log';
+import { TreeIndex } from './tree-index';
+
+export interface RangeOptions {
+  /** 0: no limit. */
+  limit?: number;
+  /** 0 or negative: the view's revision. */
+  rev?: number;
+  count?: boolean;
+}
+
+export interface RangeResult {
+  kvs: KeyValue[];
+  /** Every match, regardless of limit. */
+  count: number;
+  rev: number;
+}
+
+/** Where keys attach to leases; the lessor implements it. */
+export interface LeaseAttachments {
+  attach(lease: number, key: string): void;
+  detach(lease: number, key: string): void;
+}
+
+/** Reads at one revision, as etcd's TxnRead: `rev` is the view's current revision. */
+export interface ReadView {
+  readonly rev: number;
+  /** Reads below this fail as compacted (etcd's compactMainRev; -1 before any compaction). */
+  readonly firstRev: number;
+  range(key: string, end: string | undefined, options?: RangeOptions): RangeResult;
+}
+
+/**
+ * The MVCC key-value store (etcd's mvcc.store): the revision counter, the key index and the
+ * revision log. Writes go through a WriteTxn; all changes of one txn share one revision.
+ */
+export class KvStore {
+  currentRev = 1;
+  compactRev = -1;
+  liveKeys = 0;
+  readonly index = new TreeIndex();
+  readonly log = new RevisionLog();
+
+  constructor(
+    private readonly leases: LeaseAttachments,
+    private readonly onCommit: (rev: number, changes: KeyValue[]) => void,
+  ) {}
+
+  read(): ReadView {
+    return { rev: this.currentRev, firstRev: this.compactRev, range: (key, end, options) => this.rangeKeys(key, end, this.currentRev, options) };
+  }
+
+  write(): WriteTxn {
+    return new WriteTxn(this, this.leases, this.onCommit);
+  }
+
+  rangeKeys(key: string, end: string | undefined, curRev: number, options: RangeOptions = {}): RangeResult {
+    let rev = options.rev ?? 0;
+    if (rev > curRev) throw new StoreError('futureRevision');
+    if (rev <= 0) rev = curRev;
+    if (rev < this.compactRev) throw new StoreError('compacted');
+    const limit = options.limit ?? 0;
+    const kvs: KeyValue[] = [];
+    let count = 0;
+    const take = (kv: KeyValue): void => {
+      count++;
+      if (!options.count && (limit <= 0 || kvs.length < limit)) kvs.push(kv);
+    };
+    if (end === undefined) {
+      const kv = this.index.get(key, rev);
+      if (kv) take(kv);
+    } else {
+      this.index.range(key, end, rev, take);
+    }
+    return { kvs, count, rev: curRev };
+  }
+
+  /** Checks as etcd's updateCompactRev, then forgets history below `rev`. */
+  compact(rev: number): void {
+    if (rev <= this.compactRev) throw new StoreError('compacted');
+    if (rev > this.currentRev) throw new StoreError('futureRevision');
+    this.compactRev = rev;
+    this.index.compact(rev);
+    this.log.compact(rev);
+  }
+}
+
+/**
+ * One write transaction (etcd's storeTxnWrite). Changes are visible to its own reads at once,
+ * at revision beginRev + 1; End publishes them as one revision, or none if nothing changed.
+ */
+export class WriteTxn {
+  readonly beginRev: number;
+  readonly changes: KeyValue[] = [];
+
+  constructor(
+    private readonly store: KvStore,
+    private readonly leases: LeaseAttachments,
+    private readonly onCommit: (rev: number, changes: KeyValue[]) => void,
+  ) {
+    this.beginRev = store.currentRev;
+  }
+
+  /** The revision this txn's reads see: its own changes count once there are any. */
+  get readRev(): number {
+    return this.changes.length > 0 ? this.beginRev + 1 : this.beginRev;
+  }
+
+  view(): ReadView {
+    return { rev: this.readRev, firstRev: this.store.compactRev, range: (key, end, options) => this.range(key, end, options) };
+  }
+
+  range(key: string, end: string | undefined, options?: RangeOptions): RangeResult {
+    return this.store.rangeKeys(key, end, this.readRev, options);
+  }
+
+  put(key: string, value: string, lease: number): number {
+    const rev = this.beginRev + 1;
+    const index = this.store.index;
+    const latest = index.latest(key);
+    const prev = latest && !isTombstone(latest) ? latest : undefined;
+    const kv: KeyValue = {
+      key,
+      value,
+      createRevision: prev ? prev.createRevision : rev,
+      modRevision: rev,
+      version: prev ? prev.version + 1 : 1,
+      lease,
+    };
+    index.append(kv);
+    this.changes.push(kv);
+    if (prev) {
+      if (prev.lease !== 0) this.leases.detach(prev.lease, key);
+    } else {
+      this.store.liveKeys++;
+    }
+    if (lease !== 0) this.leases.attach(lease, key);
+    return rev;
+  }
+
+  /** Returns [deleted, revision] as etcd's DeleteRange. */
+  deleteRange(key: string, end: string | undefined): [number, number] {
+    const { kvs } = this.range(key, end);
+    for (const kv of kvs) this.delete(kv);
+    if (kvs.length !== 0 || this.changes.length > 0) return [kvs.length, this.beginRev + 1];
+    return [0, this.beginRev];
+  }
+
+  private delete(prev: KeyValue): void {
+    const kv = tombstone(prev.key, this.beginRev + 1);
+    this.store.index.append(kv);
+    this.changes.push(kv);
+    this.store.liveKeys--;
+    if (prev.lease !== 0) this.leases.detach(prev.lease, prev.key);
+  }
+
+  /** Publishes the changes as the next revision and returns the store's revision after it. */
+  end(): number {
+    if (this.changes.length === 0) return this.beginRev;
+    const rev = ++this.store.currentRev;
+    this.store.log.append(rev, this.changes);
+    this.onCommit(rev, this.changes);
+    return rev;
+  }
+}
