@@ -60,8 +60,10 @@ function roleRefValue(ref: unknown): Map<string, string> {
   ]);
 }
 
+// On update the registry strategy runs the create rules and then the update rules, which run
+// them again: upstream reports those errors twice (the Status message dedupes them).
 function validateBindingUpdate(binding: KubeObject, old: KubeObject, namespaced: boolean): ErrorList {
-  const errs = [...validateBinding(binding, namespaced), ...validateObjectMetaUpdate(binding.metadata, old.metadata, Path.root('metadata'))];
+  const errs = [...validateBinding(binding, namespaced), ...validateBinding(binding, namespaced), ...validateObjectMetaUpdate(binding.metadata, old.metadata, Path.root('metadata'))];
   const ref = roleRefValue(binding['roleRef']);
   const oldRef = roleRefValue(old['roleRef']);
   if ([...ref].some(([k, v]) => oldRef.get(k) !== v)) errs.push(invalid(Path.root('roleRef'), ref, 'cannot change roleRef'));

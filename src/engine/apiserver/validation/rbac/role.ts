@@ -67,14 +67,17 @@ function hasInvalidLabelValueInAggregation(role: KubeObject): boolean {
   return selectors.some((s) => validateLabelSelector(s, { allowInvalidLabelValueInSelector: false }, Path.root('x')).length > 0);
 }
 
+// On update the registry strategy runs the create rules and then the update rules, which run
+// them again: upstream reports those errors twice (the Status message dedupes them).
 registerValidator(rbacGroup, 'Role', {
   create: (role) => validateRole(role),
-  update: (role, old) => [...validateRole(role), ...validateObjectMetaUpdate(role.metadata, old.metadata, Path.root('metadata'))],
+  update: (role, old) => [...validateRole(role), ...validateRole(role), ...validateObjectMetaUpdate(role.metadata, old.metadata, Path.root('metadata'))],
 });
 
 registerValidator(rbacGroup, 'ClusterRole', {
   create: (role) => validateClusterRole(role, false),
   update: (role, old) => [
+    ...validateClusterRole(role, false),
     ...validateClusterRole(role, hasInvalidLabelValueInAggregation(old)),
     ...validateObjectMetaUpdate(role.metadata, old.metadata, Path.root('metadata')),
   ],

@@ -59,5 +59,5 @@ function validatePriorityClassUpdate(pc: KubeObject, old: KubeObject): ErrorList
 
 registerValidator('scheduling.k8s.io', 'PriorityClass', {
   create: validatePriorityClass,
-  update: (pc, old) => [...validatePriorityClass(pc), ...validatePriorityClassUpdate(pc, old)],
+  update: validatePriorityClassUpdate,
 });

@@ -8,7 +8,7 @@ import { isQualifiedName, nameIsDNSSubdomain } from '../../../api/names';
 import type { KubeObject } from '../../../api/types';
 import { num, obj, objs, str, strs } from '../core/json';
 import { goStruct } from '../apps/go-values';
-import { validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
+import { validateNonnegativeField, validateObjectMeta } from '../meta';
 import { registerValidator } from '../registry';
 import { validateCSIDriverName } from './csi-driver';
 
@@ -53,8 +53,10 @@ function driverValue(d: Record<string, unknown>): Map<string, unknown> {
   ]);
 }
 
+// On update the registry strategy runs the create rules and then the update rules, which run
+// them again: upstream reports those errors twice (the Status message dedupes them).
 function validateCSINodeUpdate(node: KubeObject, old: KubeObject): ErrorList {
-  const errs = [...validateCSINode(node), ...validateObjectMetaUpdate(node.metadata, old.metadata, Path.root('metadata'))];
+  const errs = [...validateCSINode(node), ...validateCSINode(node)];
   const drivers = objs(obj(node['spec'])?.['drivers']);
   for (const oldDriver of objs(obj(old['spec'])?.['drivers'])) {
     for (const d of drivers) {

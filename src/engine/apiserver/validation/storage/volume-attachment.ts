@@ -84,10 +84,12 @@ function specValue(spec: Record<string, unknown>): Map<string, unknown> {
   ]);
 }
 
+// On update the registry strategy runs the create rules and then the update rules, which run
+// them again: upstream reports those errors twice (the Status message dedupes them).
 function validateUpdate(va: KubeObject, old: KubeObject): ErrorList {
   const now = specValue(obj(va['spec']) ?? {});
   const before = specValue(obj(old['spec']) ?? {});
-  const errs = [...validateVolumeAttachment(va), ...validateVolumeAttachmentV1(va)];
+  const errs = [...validateVolumeAttachment(va), ...validateVolumeAttachment(va)];
   if (goJson(now) !== goJson(before)) errs.push(invalid(Path.root('spec'), now, 'field is immutable'));
   return errs;
 }
