@@ -1,0 +1,23 @@
+/**
+ * StorageObjectInUseProtection: new claims and volumes carry the protection finalizers, so that
+ * one in use by a pod (or bound to a claim) is not removed before it is released.
+ */
+import type { AdmissionPlugin } from '../types';
+
+const FINALIZERS: Record<string, string> = {
+  persistentvolumeclaims: 'kubernetes.io/pvc-protection',
+  persistentvolumes: 'kubernetes.io/pv-protection',
+};
+
+export const storageObjectInUseProtection: AdmissionPlugin = {
+  name: 'StorageObjectInUseProtection',
+  handles: (op) => op === 'CREATE',
+  admit(a) {
+    const finalizer = a.group === '' && a.subresource === '' ? FINALIZERS[a.resource] : undefined;
+    if (!finalizer || !a.object) return;
+    const finalizers = a.object.metadata.finalizers ?? [];
+    if (finalizers.includes(finalizer)) return;
+    a.object.metadata.finalizers = [...finalizers, finalizer];
+    return `added finalizer ${finalizer}`;
+  },
+};

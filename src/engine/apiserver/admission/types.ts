@@ -1,0 +1,54 @@
+/**
+ * Admission (k8s.io/apiserver/pkg/admission): plugins that see every write after it is decoded
+ * and defaulted. Mutating plugins run first, in order, and may change the object; validating
+ * plugins run after field validation, in order, and may only refuse. A plugin refuses by
+ * throwing a StatusError carrying kube-apiserver's text.
+ */
+import type { Clock } from '../../clock';
+import type { Random } from '../../random';
+import type { KubeObject } from '../../api/types';
+import type { UserInfo } from '../authn/user';
+import type { ApiRequest, ApiResponse } from '../request';
+import type { ObjectReader } from '../storage/reader';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export interface AdmissionAttributes {
+  readonly operation: Operation;
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly namespace: string;
+  /** The name from the request path; for creates, the object's name (or generateName) instead. */
+  readonly name: string;
+  /** The incoming object; mutating plugins change it in place. Absent for DELETE. */
+  readonly object?: KubeObject;
+  /** The stored object, for UPDATE and DELETE. */
+  readonly oldObject?: KubeObject;
+  readonly dryRun: boolean;
+  readonly user: UserInfo;
+}
+
+export interface AdmissionContext {
+  readonly reader: ObjectReader;
+  readonly clock: Clock;
+  readonly random: Random;
+  /**
+   * kube-apiserver's loopback client: requests the API server makes to itself (as
+   * system:apiserver), e.g. ResourceQuota's status updates. Each is a request of its own.
+   */
+  loopback(request: ApiRequest): Promise<ApiResponse>;
+}
+
+export interface AdmissionPlugin {
+  readonly name: string;
+  handles(operation: Operation): boolean;
+  /** Mutating phase; returns a short account of what it changed, if anything. */
+  admit?(a: AdmissionAttributes, ctx: AdmissionContext): Promise<string | void> | string | void;
+  /** Validating phase. */
+  validate?(a: AdmissionAttributes, ctx: AdmissionContext): Promise<void> | void;
+}
+
+export const isPod = (a: AdmissionAttributes): boolean => a.group === '' && a.resource === 'pods' && a.subresource === '';

@@ -1,0 +1,30 @@
+/**
+ * Authorizers in order (--authorization-mode=Node,RBAC): the first Allow or Deny decides; if all
+ * have no opinion the request is denied with their reasons joined, as the union authorizer does.
+ * kube-apiserver always puts the system:masters group first, ahead of the configured modes.
+ */
+import { SYSTEM_MASTERS } from '../authn/user';
+import type { Attributes, Authorizer, Decision } from './types';
+
+export function privilegedGroupAuthorizer(group = SYSTEM_MASTERS): Authorizer {
+  return {
+    authorize: (a) =>
+      a.user.groups.includes(group) ? { decision: 'Allow', reason: `member of the privileged group "${group}"` } : NO_OPINION,
+  };
+}
+
+const NO_OPINION: Decision = { decision: 'NoOpinion', reason: '' };
+
+export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {
+  return {
+    async authorize(a: Attributes): Promise<Decision> {
+      const reasons: string[] = [];
+      for (const authorizer of authorizers) {
+        const d = await authorizer.authorize(a);
+        if (d.decision !== 'NoOpinion') return d;
+        if (d.reason) reasons.push(d.reason);
+      }
+      return { decision: 'NoOpinion', reason: reasons.join('\n') };
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * Read access to cluster state for the API server's own parts (authorizers, admission plugins,
+ * allocators), the way kube-apiserver's plugins use informers and, where they must be exact,
+ * live reads.
+ */
+import type { KubeObject } from '../../api/types';
+
+export interface GroupResource {
+  readonly group: string;
+  readonly resource: string;
+}
+
+export interface ObjectReader {
+  /** A consistent read of one object (from the store). */
+  get(resource: GroupResource, namespace: string, name: string): Promise<KubeObject | undefined>;
+  /** A consistent list, of one namespace or (namespace '') of all. */
+  list(resource: GroupResource, namespace?: string): Promise<KubeObject[]>;
+  /** The watch cache's view: synchronous and shared, possibly a moment behind the store. */
+  cached(resource: GroupResource, namespace?: string): KubeObject[];
+}

@@ -1,0 +1,164 @@
+/**
+ * One resource's storage (k8s.io/apiserver/pkg/storage/etcd3 with the registry's key layout):
+ * reads, conditional writes and lists against the Store, and the watch cache that serves
+ * watches and resourceVersion="0" lists. Consistent reads go to the store; objects that the
+ * cache already holds at the same revision are shared rather than decoded again.
+ */
+import type { KubeObject } from '../../api/types';
+import { alreadyExistsError, internalServerError, StatusError } from '../../api/status';
+import { MAX_REQUEST_BYTES, prefixEnd, StoreError, StoreErrors, type KeyValue, type Store } from '../../store/types';
+import { groupResource, keyPrefix, type ResourceInfo } from '../resources';
+import { decodeFromStorage, encodeForStorage } from './codec';
+import { WatchCache } from './watch-cache';
+
+export interface StoredObject {
+  readonly object: KubeObject;
+  readonly modRevision: number;
+  /** The stored bytes, to recognise a write that changes nothing. */
+  readonly value: string;
+}
+
+export interface WriteResult {
+  readonly object: KubeObject;
+  /** The store revision the write produced; undefined for dry runs and no-op updates. */
+  readonly revision?: number;
+}
+
+export class ResourceStorage {
+  readonly cache: WatchCache;
+  readonly keyPrefix: string;
+
+  constructor(
+    readonly store: Store,
+    readonly type: ResourceInfo,
+    cacheCapacity?: number,
+  ) {
+    this.keyPrefix = keyPrefix(type);
+    this.cache = new WatchCache(store, this.keyPrefix, cacheCapacity);
+  }
+
+  key(namespace: string, name: string): string {
+    return this.type.namespaced ? `${this.keyPrefix}${namespace}/${name}` : `${this.keyPrefix}${name}`;
+  }
+
+  /** The prefix of every key in a namespace, or of the whole resource. */
+  prefix(namespace: string): string {
+    return this.type.namespaced && namespace ? `${this.keyPrefix}${namespace}/` : this.keyPrefix;
+  }
+
+  decode(kv: KeyValue): KubeObject {
+    return this.cache.sharedAt(kv.key, kv.modRevision) ?? decodeFromStorage(kv);
+  }
+
+  async get(key: string, revision?: number): Promise<StoredObject | undefined> {
+    const res = await this.store.range(revision ? { key, revision } : { key });
+    const kv = res.kvs[0];
+    return kv ? { object: this.decode(kv), modRevision: kv.modRevision, value: kv.value } : undefined;
+  }
+
+  /** Creates the key if it does not exist (etcd txn: create_revision == 0). */
+  async create(key: string, obj: KubeObject, dryRun: boolean): Promise<WriteResult> {
+    const name = obj.metadata.name ?? '';
+    if (obj.metadata.resourceVersion) throw internalServerError('resourceVersion should not be set on objects to be created');
+    const value = encodeForStorage(obj);
+    if (dryRun) {
+      checkSize(key, value);
+      if (await this.get(key)) throw alreadyExistsError(groupResource(this.type), name);
+      return { object: obj };
+    }
+    const res = await this.write(() =>
+      this.store.txn({
+        compare: [{ key, target: 'create', result: '=', value: 0 }],
+        success: [{ put: { key, value } }],
+        failure: [],
+      }),
+    );
+    if (!res.succeeded) throw alreadyExistsError(groupResource(this.type), name);
+    return { object: withResourceVersion(obj, res.header.revision), revision: res.header.revision };
+  }
+
+  /**
+   * Writes the object if the key is still at `expected` (etcd txn: mod_revision == expected).
+   * Returns undefined when another write got there first, so the caller can retry.
+   */
+  async update(key: string, obj: KubeObject, expected: StoredObject, dryRun: boolean): Promise<WriteResult | undefined> {
+    const value = encodeForStorage(obj);
+    if (value === expected.value) return { object: expected.object };
+    if (dryRun) {
+      checkSize(key, value);
+      return { object: withResourceVersion(obj, expected.modRevision) };
+    }
+    const res = await this.write(() =>
+      this.store.txn({
+        compare: [{ key, target: 'mod', result: '=', value: expected.modRevision }],
+        success: [{ put: { key, value } }],
+        failure: [],
+      }),
+    );
+    if (!res.succeeded) return undefined;
+    return { object: withResourceVersion(obj, res.header.revision), revision: res.header.revision };
+  }
+
+  /** Deletes the key if it is still at `expected`; undefined when it changed meanwhile. */
+  async delete(key: string, expected: StoredObject, dryRun: boolean): Promise<WriteResult | undefined> {
+    if (dryRun) return { object: expected.object };
+    const res = await this.write(() =>
+      this.store.txn({
+        compare: [{ key, target: 'mod', result: '=', value: expected.modRevision }],
+        success: [{ deleteRange: { key } }],
+        failure: [],
+      }),
+    );
+    if (!res.succeeded) return undefined;
+    return { object: expected.object, revision: res.header.revision };
+  }
+
+  /** A consistent range over a key interval at a revision (0: current). */
+  async range(fromKey: string, rangeEnd: string, revision: number, limit: number) {
+    return this.store.range({ key: fromKey, rangeEnd, revision, limit });
+  }
+
+  rangeEndOf(prefix: string): string {
+    return prefixEnd(prefix);
+  }
+
+  // etcd's errors reach the client as kube-apiserver passes them on: code 500, no reason.
+  private async write<T>(op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (err) {
+      if (err instanceof StoreError) throw storeStatusError(err.message);
+      throw err;
+    }
+  }
+}
+
+function storeStatusError(message: string): StatusError {
+  return new StatusError({ code: 500, reason: '', message });
+}
+
+/**
+ * A dry run never reaches etcd, so it checks etcd's request size limit itself: an object that
+ * the real write would fail to store is reported the same way.
+ */
+function checkSize(key: string, value: string): void {
+  if (utf8Length(key) + utf8Length(value) > MAX_REQUEST_BYTES) throw storeStatusError(StoreErrors.requestTooLarge);
+}
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+function withResourceVersion(obj: KubeObject, revision: number): KubeObject {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } };
+}

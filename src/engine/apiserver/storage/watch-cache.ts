@@ -1,0 +1,216 @@
+/**
+ * One resource's watch cache (k8s.io/apiserver/pkg/storage/cacher): the current objects under a
+ * key prefix and a sliding window of recent events, fed by one etcd watch. Decoded objects are
+ * frozen and shared by every reader and watcher. A watch may start from any revision still in
+ * the window; older ones get kube-apiserver's 410 "too old resource version: X (Y)".
+ */
+import type { KubeObject } from '../../api/types';
+import { resourceExpiredError, type StatusError } from '../../api/status';
+import { prefixEnd, type KeyValue, type Store, type Watch, type WatchResponse } from '../../store/types';
+import { decodeFromStorage, deepFreeze } from './codec';
+
+export type CacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface CacheEvent {
+  readonly type: CacheEventType;
+  readonly key: string;
+  /** For DELETED: the last state, with the deletion's revision as its resourceVersion. */
+  readonly object: KubeObject;
+  readonly prevObject?: KubeObject;
+  readonly revision: number;
+}
+
+/** What a watcher receives: the event as it looks through the watcher's selector. */
+export interface WatcherEvent {
+  readonly type: CacheEventType | 'BOOKMARK';
+  readonly object: KubeObject;
+}
+
+export interface CacheWatchOptions {
+  /** Only keys under this prefix (a namespace, or one object's exact key). */
+  keyPrefix: string;
+  /** Deliver events after this revision. */
+  fromRevision: number;
+  /** Start with the current state as ADDED events (resourceVersion unset or "0"). */
+  initialState: boolean;
+  matches: (obj: KubeObject) => boolean;
+  listener: (event: WatcherEvent) => void;
+  bookmarks: boolean;
+  /** A bookmark after the initial state, annotated k8s.io/initial-events-end (sendInitialEvents). */
+  initialEventsEnd: boolean;
+  /** kind and apiVersion for bookmark objects. */
+  bookmarkType: { kind: string; apiVersion: string };
+}
+
+export interface CacheWatcher {
+  stop(): void;
+}
+
+interface Watcher extends CacheWatchOptions {
+  stopped: boolean;
+}
+
+/** The window kube-apiserver's cache keeps at most (its upper bound capacity). */
+const DEFAULT_CAPACITY = 100 * 1024;
+
+export class WatchCache {
+  private readonly objects = new Map<string, KubeObject>();
+  private readonly history: CacheEvent[] = [];
+  private historyStart = 0;
+  private listRevision = 0;
+  private removedSinceList = false;
+  private revision = 0;
+  private readonly watchers = new Set<Watcher>();
+  private storeWatch: Watch | undefined;
+
+  constructor(
+    private readonly store: Store,
+    readonly prefix: string,
+    private readonly capacity = DEFAULT_CAPACITY,
+  ) {}
+
+  async start(): Promise<void> {
+    const res = await this.store.range({ key: this.prefix, rangeEnd: prefixEnd(this.prefix) });
+    for (const kv of res.kvs) this.objects.set(kv.key, decodeFromStorage(kv));
+    this.listRevision = res.header.revision;
+    this.revision = res.header.revision;
+    this.storeWatch = this.store.watch(
+      { key: this.prefix, rangeEnd: prefixEnd(this.prefix), startRevision: res.header.revision + 1, prevKv: true, progressNotify: true },
+      (r) => this.onStoreResponse(r),
+    );
+    await this.storeWatch.ready;
+  }
+
+  async stop(): Promise<void> {
+    for (const w of this.watchers) w.stopped = true;
+    this.watchers.clear();
+    await this.storeWatch?.cancel();
+  }
+
+  /** The latest revision this cache has seen (events or progress notifications). */
+  get resourceVersion(): number {
+    return this.revision;
+  }
+
+  get(key: string): KubeObject | undefined {
+    return this.objects.get(key);
+  }
+
+  /** The cached object for a key if it is exactly this revision: lets store reads share it. */
+  sharedAt(key: string, modRevision: number): KubeObject | undefined {
+    const obj = this.objects.get(key);
+    return obj && obj.metadata.resourceVersion === String(modRevision) ? obj : undefined;
+  }
+
+  /** Objects under a key prefix, in key order. */
+  list(keyPrefix: string = this.prefix): KubeObject[] {
+    const keys: string[] = [];
+    for (const k of this.objects.keys()) if (k.startsWith(keyPrefix)) keys.push(k);
+    keys.sort();
+    return keys.map((k) => this.objects.get(k)!);
+  }
+
+  /** Drops events at or below `revision` from the window (after etcd compaction). */
+  compact(revision: number): void {
+    let drop = 0;
+    while (this.historyStart + drop < this.history.length && this.history[this.historyStart + drop]!.revision <= revision) drop++;
+    if (drop === 0) return;
+    this.historyStart += drop;
+    this.removedSinceList = true;
+    this.trimHistory();
+  }
+
+  watch(options: CacheWatchOptions): CacheWatcher | StatusError {
+    const w: Watcher = { ...options, stopped: false };
+    if (options.initialState) {
+      for (const obj of this.list(options.keyPrefix)) if (options.matches(obj)) w.listener({ type: 'ADDED', object: obj });
+      w.fromRevision = this.revision;
+    } else {
+      const oldest = this.oldestDeliverable();
+      if (options.fromRevision < oldest - 1) {
+        return resourceExpiredError(`too old resource version: ${options.fromRevision} (${oldest - 1})`);
+      }
+      for (let i = this.historyStart; i < this.history.length; i++) {
+        const e = this.history[i]!;
+        if (e.revision > options.fromRevision) this.deliver(w, e);
+      }
+    }
+    if (options.initialEventsEnd) this.sendBookmark(w, { 'k8s.io/initial-events-end': 'true' });
+    this.watchers.add(w);
+    return {
+      stop: () => {
+        w.stopped = true;
+        this.watchers.delete(w);
+      },
+    };
+  }
+
+  /** Sends a bookmark with the current revision to every watcher that asked for bookmarks. */
+  bookmark(): void {
+    for (const w of this.watchers) if (w.bookmarks) this.sendBookmark(w);
+  }
+
+  private oldestDeliverable(): number {
+    if (!this.removedSinceList) return this.listRevision + 1;
+    const first = this.history[this.historyStart];
+    return first ? first.revision : this.revision + 1;
+  }
+
+  private onStoreResponse(r: WatchResponse): void {
+    if (r.canceled) return;
+    for (const ev of r.events) this.apply(ev.type, ev.kv, ev.prevKv);
+    if (r.header.revision > this.revision && r.events.length === 0) this.revision = r.header.revision;
+  }
+
+  private apply(type: 'PUT' | 'DELETE', kv: KeyValue, prevKv: KeyValue | undefined): void {
+    const prev = this.objects.get(kv.key) ?? (prevKv ? decodeFromStorage(prevKv) : undefined);
+    let event: CacheEvent;
+    if (type === 'PUT') {
+      const obj = decodeFromStorage(kv);
+      this.objects.set(kv.key, obj);
+      event = prev
+        ? { type: 'MODIFIED', key: kv.key, object: obj, prevObject: prev, revision: kv.modRevision }
+        : { type: 'ADDED', key: kv.key, object: obj, revision: kv.modRevision };
+    } else {
+      this.objects.delete(kv.key);
+      if (!prev) return;
+      const last = deepFreeze({ ...prev, metadata: { ...prev.metadata, resourceVersion: String(kv.modRevision) } });
+      event = { type: 'DELETED', key: kv.key, object: last, prevObject: prev, revision: kv.modRevision };
+    }
+    this.revision = Math.max(this.revision, kv.modRevision);
+    this.history.push(event);
+    if (this.history.length - this.historyStart > this.capacity) {
+      this.historyStart++;
+      this.removedSinceList = true;
+    }
+    this.trimHistory();
+    for (const w of this.watchers) this.deliver(w, event);
+  }
+
+  // Reclaims the array space of dropped events once they make up half of it.
+  private trimHistory(): void {
+    if (this.historyStart > 1024 && this.historyStart * 2 > this.history.length) {
+      this.history.splice(0, this.historyStart);
+      this.historyStart = 0;
+    }
+  }
+
+  /** The event as the watcher sees it: selector transitions become ADDED or DELETED. */
+  private deliver(w: Watcher, e: CacheEvent): void {
+    if (w.stopped || e.revision <= w.fromRevision || !e.key.startsWith(w.keyPrefix)) return;
+    const cur = e.type !== 'DELETED' && w.matches(e.object);
+    const prev = e.prevObject !== undefined && w.matches(e.prevObject);
+    if (e.type === 'DELETED') {
+      if (prev) w.listener({ type: 'DELETED', object: e.object });
+    } else if (cur && prev) w.listener({ type: 'MODIFIED', object: e.object });
+    else if (cur) w.listener({ type: 'ADDED', object: e.object });
+    else if (prev) w.listener({ type: 'DELETED', object: e.object });
+  }
+
+  private sendBookmark(w: Watcher, annotations?: Record<string, string>): void {
+    if (w.stopped) return;
+    const metadata: KubeObject['metadata'] = { resourceVersion: String(this.revision) };
+    if (annotations) metadata.annotations = annotations;
+    w.listener({ type: 'BOOKMARK', object: deepFreeze({ ...w.bookmarkType, metadata }) });
+  }
+}

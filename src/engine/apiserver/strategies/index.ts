@@ -1,0 +1,50 @@
+/**
+ * The strategy for each served resource. Most resources are generic; the table says which
+ * track metadata.generation, may be created by PUT, or answer DELETE with the object, as their
+ * registries in pkg/registry do.
+ */
+import type { ResourceInfo } from '../resources';
+import { genericStrategy, type GenericOptions } from './generic';
+import { namespaceStrategy } from './namespace';
+import { podStrategy } from './pod';
+import { serviceStrategy, type ServiceAllocators } from './service/strategy';
+import type { Strategy } from './types';
+
+const zeroPDBStatus = () => ({ currentHealthy: 0, desiredHealthy: 0, disruptionsAllowed: 0, expectedPods: 0 });
+
+const options: Record<string, GenericOptions> = {
+  'apps/deployments': { generation: true },
+  'apps/replicasets': { generation: true },
+  'apps/statefulsets': { generation: true },
+  'apps/daemonsets': { generation: true },
+  'apps/controllerrevisions': {},
+  'batch/jobs': { generation: true },
+  'batch/cronjobs': { generation: true },
+  'autoscaling/horizontalpodautoscalers': { generation: true, emptyStatus: () => ({ desiredReplicas: 0 }) },
+  'policy/poddisruptionbudgets': { generation: true, emptyStatus: zeroPDBStatus },
+  'networking.k8s.io/ingresses': { generation: true, emptyStatus: () => ({ loadBalancer: {} }) },
+  'networking.k8s.io/networkpolicies': { generation: true },
+  'discovery.k8s.io/endpointslices': { generation: true },
+  'apiextensions.k8s.io/customresourcedefinitions': { generation: true },
+  'admissionregistration.k8s.io/validatingwebhookconfigurations': { generation: true },
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations': { generation: true },
+  'admissionregistration.k8s.io/validatingadmissionpolicies': { generation: true },
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings': { generation: true },
+  '/nodes': { keepStatusOnCreate: true },
+  '/events': { allowCreateOnUpdate: true, garbageCollected: false },
+  'events.k8s.io/events': { allowCreateOnUpdate: true, garbageCollected: false },
+  'coordination.k8s.io/leases': { allowCreateOnUpdate: true },
+  '/serviceaccounts': { returnDeletedObject: true },
+  '/persistentvolumes': { emptyStatus: () => ({ phase: 'Pending' }) },
+  '/persistentvolumeclaims': { emptyStatus: () => ({ phase: 'Pending' }) },
+  'storage.k8s.io/storageclasses': { returnDeletedObject: true },
+  'scheduling.k8s.io/priorityclasses': { returnDeletedObject: true },
+};
+
+export function strategyFor(type: ResourceInfo, allocators: ServiceAllocators): Strategy {
+  const id = `${type.group}/${type.resource}`;
+  if (id === '/pods') return podStrategy(type);
+  if (id === '/services') return serviceStrategy(type, allocators);
+  if (id === '/namespaces') return namespaceStrategy(type);
+  return genericStrategy(type, options[id]);
+}

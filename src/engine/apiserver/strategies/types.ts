@@ -1,0 +1,53 @@
+/**
+ * Per-resource REST strategies (kube-apiserver's pkg/registry/<group>/<resource>/strategy.go):
+ * what the registry does to an object on its way into storage, beyond validation.
+ */
+import type { Clock } from '../../clock';
+import type { Random } from '../../random';
+import type { KubeObject } from '../../api/types';
+import type { ObjectReader } from '../storage/reader';
+
+export interface StrategyContext {
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly reader: ObjectReader;
+  readonly dryRun: boolean;
+}
+
+export interface Transaction {
+  commit(): void;
+  revert(): void;
+}
+
+export const NO_TRANSACTION: Transaction = { commit: () => undefined, revert: () => undefined };
+
+export interface Strategy {
+  /** metadata.generation is 1 on create and is bumped when anything but metadata and status changes. */
+  readonly generation: boolean;
+  /** PUT on a missing object creates it (Lease, Node-less cases are false; events and leases true). */
+  readonly allowCreateOnUpdate: boolean;
+  /** An update without metadata.resourceVersion overwrites the current object. */
+  readonly allowUnconditionalUpdate: boolean;
+  /** DELETE answers with the object instead of a Status (pods, services, namespaces, ...). */
+  readonly returnDeletedObject: boolean;
+  /** Whether DELETE honours propagation policies (orphan and foregroundDeletion finalizers). */
+  readonly garbageCollected: boolean;
+  /** Clears what clients may not set on create (status for most kinds) and sets server fields. */
+  prepareForCreate(obj: KubeObject): void;
+  /** Keeps what an update of the main resource may not change (status for most kinds). */
+  prepareForUpdate(obj: KubeObject, old: KubeObject): void;
+  /**
+   * Side effects before the write that can fail the request (ClusterIP and NodePort allocation);
+   * the pipeline commits them once the object is stored and reverts them otherwise.
+   */
+  beginCreate?(obj: KubeObject, ctx: StrategyContext): Transaction;
+  beginUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): Transaction;
+  /** After the object is gone from storage: releases what beginCreate took. */
+  afterDelete?(obj: KubeObject): void;
+  /**
+   * Graceful deletion (CheckGracefulDelete): the grace period in seconds this deletion gets,
+   * given the requested one; undefined for kinds that are deleted at once.
+   */
+  gracePeriod?(obj: KubeObject, requested: number | undefined): number;
+  warningsOnCreate?(obj: KubeObject): string[];
+}

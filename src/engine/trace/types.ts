@@ -1,0 +1,12 @@
+/**
+ * Every kind of trace record. Each engine part defines its records in a file of this folder
+ * and adds them to the union here, so a subscriber can switch on `type` exhaustively.
+ */
+import type { ApiRequestRecord } from './apiserver';
+
+export type TraceRecord = ApiRequestRecord;
+
+export type TraceRecordType = TraceRecord['type'];
+
+/** A record as its producer writes it: the buffer assigns `id` and `time`. */
+export type TraceDraft<R extends TraceRecord = TraceRecord> = R extends unknown ? Omit<R, 'id' | 'time'> : never;
