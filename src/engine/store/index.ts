@@ -1,0 +1,24 @@
+import type { Clock } from '../clock';
+import { createEtcdStore } from './etcd';
+import { createMemoryStore } from './memory';
+import type { BackendName, Store } from './types';
+
+export * from './types';
+export { PROGRESS_NOTIFY_INTERVAL_MS } from './memory/watchable-store';
+export { MAX_LEASE_TTL, MIN_LEASE_TTL } from './memory/lessor';
+
+export interface StoreOptions {
+  backend: BackendName;
+  clock: Clock;
+  /** etcd client URLs (etcd backend only); default http://127.0.0.1:2379. */
+  endpoints?: string[];
+}
+
+/**
+ * The store behind the API server: 'memory' (default, in-process, on the virtual clock) or
+ * 'etcd' (a real etcd 3.4 through the etcd3 client; leases follow etcd's real time).
+ */
+export function createStore(options: StoreOptions): Store {
+  if (options.backend === 'etcd') return createEtcdStore({ clock: options.clock, endpoints: options.endpoints });
+  return createMemoryStore({ clock: options.clock });
+}
