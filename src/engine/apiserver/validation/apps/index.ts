@@ -1,2 +1,6 @@
 // Registers the apps group's validators; one import per kind file.
-export {};
+import './deployment';
+import './replica-set';
+import './daemon-set';
+import './stateful-set';
+import './controller-revision';

@@ -1,0 +1,60 @@
+/**
+ * What every workload checks about its selector and pod template (pkg/apis/apps/validation):
+ * the selector must be non-empty and select the template's own labels, and the pods run forever.
+ */
+import { forbidden, invalid, notSupported, type ErrorList, type Path } from '../../../api/field';
+import { labelSelectorAsSelector, Selector, SelectorError, type LabelSelector } from '../../../api/labels';
+import { isSet, obj, str, type Obj } from '../core/json';
+import type { PodValidationOptions } from '../core/options';
+import { validatePodTemplateSpec } from '../core/podtemplate';
+import { semanticEqual } from '../core/json';
+import { labelSelectorValue, stringMap } from './go-values';
+
+/** metav1.LabelSelectorAsSelector on the JSON selector; a missing selector selects nothing. */
+export function selectorOf(sel: unknown): Selector | SelectorError {
+  return labelSelectorAsSelector(obj(sel) as LabelSelector | undefined);
+}
+
+export const templateLabels = (template: Obj): Record<string, string> => stringMap(obj(template['metadata'])?.['labels']) ?? {};
+
+/** The "`selector` does not match template `labels`" check, reported with the template's labels. */
+export function validateSelectorMatchesTemplate(selector: Selector, template: Obj, fldPath: Path): ErrorList {
+  if (selector.empty() || selector.matches(templateLabels(template))) return [];
+  return [invalid(fldPath.child('metadata', 'labels'), stringMap(obj(template['metadata'])?.['labels']), '`selector` does not match template `labels`')];
+}
+
+/** restartPolicy Always and no activeDeadlineSeconds: the rule of every long-running workload. */
+export function validateLongRunningPodSpec(template: Obj, kindName: string, fldPath: Path): ErrorList {
+  const spec = obj(template['spec']) ?? {};
+  const errs: ErrorList = [];
+  if (spec['restartPolicy'] !== 'Always') errs.push(notSupported(fldPath.child('spec', 'restartPolicy'), str(spec['restartPolicy']), ['Always']));
+  if (isSet(spec['activeDeadlineSeconds'])) {
+    errs.push(forbidden(fldPath.child('spec', 'activeDeadlineSeconds'), `activeDeadlineSeconds in ${kindName} is not Supported`));
+  }
+  return errs;
+}
+
+/** ValidatePodTemplateSpecForReplicaSet, shared by Deployments (whose errors still say ReplicaSet). */
+export function validatePodTemplateSpecForReplicaSet(template: Obj, selector: Selector, fldPath: Path, opts: PodValidationOptions): ErrorList {
+  return [
+    ...validateSelectorMatchesTemplate(selector, template, fldPath),
+    ...validatePodTemplateSpec(template, fldPath, opts),
+    ...validateLongRunningPodSpec(template, 'ReplicaSet', fldPath),
+  ];
+}
+
+/** Whether a selector has neither matchLabels nor matchExpressions. */
+export function isEmptySelector(sel: Obj): boolean {
+  return Object.keys(obj(sel['matchLabels']) ?? {}).length + (Array.isArray(sel['matchExpressions']) ? sel['matchExpressions'].length : 0) === 0;
+}
+
+/** The apps/v1 strategies' selector immutability, with the selector printed in struct order. */
+export function validateSelectorImmutable(now: unknown, before: unknown, fldPath: Path): ErrorList {
+  return semanticEqual(now, before) ? [] : [invalid(fldPath, labelSelectorValue(now), 'field is immutable')];
+}
+
+/** IsDecremented for a *int32 counter: going from a value to nil counts as a decrement. */
+export function isDecremented(now: unknown, before: unknown): boolean {
+  if (typeof before !== 'number') return false;
+  return typeof now !== 'number' || now < before;
+}
