@@ -1,2 +1,3 @@
 // Registers the batch group's validators; one import per kind file.
-export {};
+import './job';
+import './cron-job';
