@@ -6,9 +6,6 @@ import type { GroupThing } from '../api/status';
 
 export type { ResourceInfo };
 
-/** The etcd key prefix with its trailing slash: "/registry/deployments/", "/registry/minions/". */
-export const keyPrefix = (r: ResourceInfo): string => `/registry/${r.storagePrefix ?? r.resource}/`;
-
 export const apiVersionOf = (t: { group: string; version: string }): string => (t.group ? `${t.group}/${t.version}` : t.version);
 
 /** The GroupResource as messages print it: deployments.apps, pods. */

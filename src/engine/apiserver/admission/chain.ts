@@ -14,7 +14,7 @@ export async function runMutating(
   report: (r: StageResult) => void,
 ): Promise<void> {
   for (const p of plugins) {
-    if (!p.admit || !p.handles(a.operation)) continue;
+    if (!p.admit || !p.handles(a)) continue;
     try {
       const changed = await p.admit(a, ctx);
       report(changed ? { stage: 'mutating-admission', verdict: 'mutated', rule: p.name, detail: changed } : { stage: 'mutating-admission', verdict: 'passed', rule: p.name });
@@ -31,7 +31,7 @@ export async function runValidating(
   report: (r: StageResult) => void,
 ): Promise<void> {
   for (const p of plugins) {
-    if (!p.validate || !p.handles(a.operation)) continue;
+    if (!p.validate || !p.handles(a)) continue;
     try {
       await p.validate(a, ctx);
       report({ stage: 'validating-admission', verdict: 'passed', rule: p.name });

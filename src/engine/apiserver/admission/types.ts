@@ -44,7 +44,8 @@ export interface AdmissionContext {
 
 export interface AdmissionPlugin {
   readonly name: string;
-  handles(operation: Operation): boolean;
+  /** Whether the plugin has anything to say about this request (kube: the operation only). */
+  handles(a: AdmissionAttributes): boolean;
   /** Mutating phase; returns a short account of what it changed, if anything. */
   admit?(a: AdmissionAttributes, ctx: AdmissionContext): Promise<string | void> | string | void;
   /** Validating phase. */

@@ -1,10 +1,12 @@
 /**
  * Objects in etcd are JSON, stored without metadata.resourceVersion (the etcd mod revision is
- * the resourceVersion, as kube-apiserver's versioner sets it on the way out). Decoded objects
- * are deep-frozen so that the watch cache, list results and informers can share one copy.
+ * the resourceVersion, as kube-apiserver's versioner sets it on the way out). Decoding applies
+ * defaults, as kube-apiserver does on every decode, and deep-freezes the result so that the
+ * watch cache, list results and informers can share one copy.
  */
 import type { KeyValue } from '../../store/types';
 import type { JsonObject, KubeObject } from '../../api/types';
+import { applyDefaults } from '../defaults/apply';
 
 export function encodeForStorage(obj: KubeObject): string {
   const { resourceVersion: _rv, selfLink: _sl, ...metadata } = obj.metadata;
@@ -13,6 +15,7 @@ export function encodeForStorage(obj: KubeObject): string {
 
 export function decodeFromStorage(kv: KeyValue): KubeObject {
   const obj = JSON.parse(kv.value) as KubeObject;
+  applyDefaults(obj);
   obj.metadata.resourceVersion = String(kv.modRevision);
   return deepFreeze(obj);
 }

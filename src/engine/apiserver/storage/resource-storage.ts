@@ -7,7 +7,8 @@
 import type { KubeObject } from '../../api/types';
 import { alreadyExistsError, internalServerError, StatusError } from '../../api/status';
 import { MAX_REQUEST_BYTES, prefixEnd, StoreError, StoreErrors, type KeyValue, type Store } from '../../store/types';
-import { groupResource, keyPrefix, type ResourceInfo } from '../resources';
+import { storageKey, storageListPrefix } from '../../api/registry';
+import { groupResource, type ResourceInfo } from '../resources';
 import { decodeFromStorage, encodeForStorage } from './codec';
 import { WatchCache } from './watch-cache';
 
@@ -26,24 +27,27 @@ export interface WriteResult {
 
 export class ResourceStorage {
   readonly cache: WatchCache;
+  /** The resource's key prefix: "/registry/deployments/". */
   readonly keyPrefix: string;
+  private readonly storagePrefix: string;
 
   constructor(
     readonly store: Store,
     readonly type: ResourceInfo,
     cacheCapacity?: number,
   ) {
-    this.keyPrefix = keyPrefix(type);
+    this.storagePrefix = type.storagePrefix ?? type.resource;
+    this.keyPrefix = storageListPrefix(this.storagePrefix);
     this.cache = new WatchCache(store, this.keyPrefix, cacheCapacity);
   }
 
   key(namespace: string, name: string): string {
-    return this.type.namespaced ? `${this.keyPrefix}${namespace}/${name}` : `${this.keyPrefix}${name}`;
+    return storageKey(this.storagePrefix, this.type.namespaced ? namespace : '', name);
   }
 
   /** The prefix of every key in a namespace, or of the whole resource. */
   prefix(namespace: string): string {
-    return this.type.namespaced && namespace ? `${this.keyPrefix}${namespace}/` : this.keyPrefix;
+    return storageListPrefix(this.storagePrefix, this.type.namespaced ? namespace : '');
   }
 
   decode(kv: KeyValue): KubeObject {

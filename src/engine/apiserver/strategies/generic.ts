@@ -36,7 +36,7 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
 
 export interface GenericOptions {
   /** The JSON of the kind's zero-valued status struct: what create leaves in status. */
-  emptyStatus?: () => Record<string, JsonValue>;
+  emptyStatus?: (now: string) => Record<string, JsonValue>;
   generation?: boolean;
   allowCreateOnUpdate?: boolean;
   allowUnconditionalUpdate?: boolean;
@@ -55,8 +55,8 @@ export function genericStrategy(type: ResourceInfo, o: GenericOptions = {}): Str
     allowUnconditionalUpdate: o.allowUnconditionalUpdate ?? true,
     returnDeletedObject: o.returnDeletedObject ?? false,
     garbageCollected: o.garbageCollected ?? true,
-    prepareForCreate(obj) {
-      if (hasStatus && !o.keepStatusOnCreate) obj.status = o.emptyStatus ? o.emptyStatus() : {};
+    prepareForCreate(obj, ctx) {
+      if (hasStatus && !o.keepStatusOnCreate) obj.status = o.emptyStatus ? o.emptyStatus(ctx.clock.rfc3339()) : {};
       if (generation) obj.metadata.generation = 1;
     },
     prepareForUpdate(obj, old) {

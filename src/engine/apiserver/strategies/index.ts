@@ -9,6 +9,7 @@ import { namespaceStrategy } from './namespace';
 import { podStrategy } from './pod';
 import { serviceStrategy, type ServiceAllocators } from './service/strategy';
 import type { Strategy } from './types';
+import { daemonSetStrategy, jobStrategy } from './workloads';
 
 const zeroPDBStatus = () => ({ currentHealthy: 0, desiredHealthy: 0, disruptionsAllowed: 0, expectedPods: 0 });
 
@@ -16,9 +17,7 @@ const options: Record<string, GenericOptions> = {
   'apps/deployments': { generation: true },
   'apps/replicasets': { generation: true },
   'apps/statefulsets': { generation: true },
-  'apps/daemonsets': { generation: true },
   'apps/controllerrevisions': {},
-  'batch/jobs': { generation: true },
   'batch/cronjobs': { generation: true },
   'autoscaling/horizontalpodautoscalers': { generation: true, emptyStatus: () => ({ desiredReplicas: 0 }) },
   'policy/poddisruptionbudgets': { generation: true, emptyStatus: zeroPDBStatus },
@@ -35,8 +34,7 @@ const options: Record<string, GenericOptions> = {
   'events.k8s.io/events': { allowCreateOnUpdate: true, garbageCollected: false },
   'coordination.k8s.io/leases': { allowCreateOnUpdate: true },
   '/serviceaccounts': { returnDeletedObject: true },
-  '/persistentvolumes': { emptyStatus: () => ({ phase: 'Pending' }) },
-  '/persistentvolumeclaims': { emptyStatus: () => ({ phase: 'Pending' }) },
+  '/persistentvolumes': { emptyStatus: (now) => ({ phase: 'Pending', lastPhaseTransitionTime: now }) },
   'storage.k8s.io/storageclasses': { returnDeletedObject: true },
   'scheduling.k8s.io/priorityclasses': { returnDeletedObject: true },
 };
@@ -46,5 +44,7 @@ export function strategyFor(type: ResourceInfo, allocators: ServiceAllocators): 
   if (id === '/pods') return podStrategy(type);
   if (id === '/services') return serviceStrategy(type, allocators);
   if (id === '/namespaces') return namespaceStrategy(type);
+  if (id === 'batch/jobs') return jobStrategy(type);
+  if (id === 'apps/daemonsets') return daemonSetStrategy(type);
   return genericStrategy(type, options[id]);
 }

@@ -14,16 +14,18 @@ export function namespaceStrategy(type: ResourceInfo): Strategy {
   const base = genericStrategy(type, { returnDeletedObject: true, emptyStatus: () => ({ phase: 'Active' }) });
   return {
     ...base,
-    prepareForCreate(obj) {
-      base.prepareForCreate(obj);
+    prepareForCreate(obj, ctx) {
+      base.prepareForCreate(obj, ctx);
       const spec = isObject(obj.spec) ? obj.spec : {};
       const finalizers = Array.isArray(spec.finalizers) ? spec.finalizers : [];
       if (!finalizers.includes(FINALIZER_KUBERNETES)) spec.finalizers = [...finalizers, FINALIZER_KUBERNETES];
       obj.spec = spec;
+      labelWithName(obj);
     },
     prepareForUpdate(obj, old) {
       base.prepareForUpdate(obj, old);
       keepFinalizers(obj, old);
+      labelWithName(obj);
     },
   };
 }
@@ -39,6 +41,11 @@ export function prepareFinalizeUpdate(obj: KubeObject, old: KubeObject): KubeObj
   next.metadata = { ...next.metadata, resourceVersion: obj.metadata.resourceVersion };
   if (next.metadata.resourceVersion === undefined) delete next.metadata.resourceVersion;
   return next;
+}
+
+/** The kubernetes.io/metadata.name label always carries the name, generated ones included. */
+function labelWithName(obj: KubeObject): void {
+  obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name ?? '' };
 }
 
 function keepFinalizers(obj: KubeObject, old: KubeObject): void {

@@ -13,8 +13,8 @@ export function podStrategy(type: ResourceInfo): Strategy {
   const base = genericStrategy(type, { generation: true, returnDeletedObject: true });
   return {
     ...base,
-    prepareForCreate(obj) {
-      base.prepareForCreate(obj);
+    prepareForCreate(obj, ctx) {
+      base.prepareForCreate(obj, ctx);
       obj.status = { phase: 'Pending', qosClass: podQOSClass(isObject(obj.spec) ? obj.spec : undefined) };
     },
     gracePeriod(obj, requested) {

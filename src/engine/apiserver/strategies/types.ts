@@ -33,7 +33,7 @@ export interface Strategy {
   /** Whether DELETE honours propagation policies (orphan and foregroundDeletion finalizers). */
   readonly garbageCollected: boolean;
   /** Clears what clients may not set on create (status for most kinds) and sets server fields. */
-  prepareForCreate(obj: KubeObject): void;
+  prepareForCreate(obj: KubeObject, ctx: StrategyContext): void;
   /** Keeps what an update of the main resource may not change (status for most kinds). */
   prepareForUpdate(obj: KubeObject, old: KubeObject): void;
   /**

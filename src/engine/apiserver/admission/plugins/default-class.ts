@@ -27,9 +27,9 @@ async function defaultClass(ctx: AdmissionContext, s: DefaultClassSpec): Promise
 function defaultClassPlugin(s: DefaultClassSpec): AdmissionPlugin {
   return {
     name: s.name,
-    handles: (op) => op === 'CREATE',
+    handles: (a) => a.operation === 'CREATE' && a.group === s.target.group && a.resource === s.target.resource && a.subresource === '',
     async admit(a, ctx) {
-      if (a.group !== s.target.group || a.resource !== s.target.resource || a.subresource !== '' || !a.object) return;
+      if (!a.object) return;
       const spec = isObject(a.object.spec) ? a.object.spec : {};
       // An explicit "" means "no class" and is kept.
       if (spec[s.field] !== undefined && spec[s.field] !== null) return;

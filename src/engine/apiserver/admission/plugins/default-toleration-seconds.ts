@@ -17,9 +17,9 @@ function tolerates(tolerations: JsonObject[], key: string): boolean {
 
 export const defaultTolerationSeconds: AdmissionPlugin = {
   name: 'DefaultTolerationSeconds',
-  handles: (op) => op === 'CREATE',
+  handles: (a) => a.operation === 'CREATE' && isPod(a),
   admit(a) {
-    if (!isPod(a) || !a.object) return;
+    if (!a.object) return;
     const spec = isObject(a.object.spec) ? a.object.spec : {};
     a.object.spec = spec;
     const tolerations = Array.isArray(spec.tolerations) ? spec.tolerations : [];

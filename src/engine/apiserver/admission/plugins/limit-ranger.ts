@@ -173,9 +173,9 @@ async function limitRanges(a: AdmissionAttributes, ctx: AdmissionContext): Promi
 
 export const limitRanger: AdmissionPlugin = {
   name: 'LimitRanger',
-  handles: (op) => op === 'CREATE',
+  handles: (a) => a.operation === 'CREATE' && isPod(a),
   async admit(a, ctx) {
-    if (!isPod(a) || !a.object) return;
+    if (!a.object) return;
     const notes: string[] = [];
     for (const lr of await limitRanges(a, ctx)) notes.push(...mergeDefaults(a.object, limitItems(lr)));
     if (notes.length === 0) return;
@@ -184,7 +184,7 @@ export const limitRanger: AdmissionPlugin = {
     return value;
   },
   async validate(a, ctx) {
-    if (!isPod(a) || !a.object) return;
+    if (!a.object) return;
     for (const lr of await limitRanges(a, ctx)) {
       const errs = podViolations(a.object, limitItems(lr));
       if (errs.length > 0) throw admissionForbidden(a, aggregateMessage(errs.map((message) => ({ message }))));

@@ -6,21 +6,22 @@
 import { forbiddenError, notFoundError } from '../../../api/status';
 import { isObject } from '../../../api/types';
 import { admissionForbidden } from '../errors';
-import type { AdmissionPlugin } from '../types';
+import type { AdmissionAttributes, AdmissionPlugin } from '../types';
 
 export const IMMORTAL_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public'];
 
 const NAMESPACES = { group: '', resource: 'namespaces' };
 
+const isNamespace = (a: AdmissionAttributes): boolean => a.group === '' && a.kind === 'Namespace';
+
 export const namespaceLifecycle: AdmissionPlugin = {
   name: 'NamespaceLifecycle',
-  handles: (op) => op === 'CREATE' || op === 'UPDATE' || op === 'DELETE',
+  handles: (a) => (isNamespace(a) ? a.operation === 'DELETE' : a.namespace !== '' && (a.operation === 'CREATE' || a.operation === 'UPDATE')),
   async admit(a, ctx) {
-    const isNamespace = a.group === '' && a.kind === 'Namespace';
-    if (a.operation === 'DELETE' && isNamespace && IMMORTAL_NAMESPACES.includes(a.name)) {
-      throw forbiddenError({ group: a.group, name: a.resource }, a.name, 'this namespace may not be deleted');
+    if (isNamespace(a)) {
+      if (IMMORTAL_NAMESPACES.includes(a.name)) throw forbiddenError({ group: a.group, name: a.resource }, a.name, 'this namespace may not be deleted');
+      return;
     }
-    if (isNamespace || !a.namespace || a.operation === 'DELETE') return;
     const ns = await ctx.reader.get(NAMESPACES, '', a.namespace);
     if (!ns) throw notFoundError({ group: '', name: 'namespaces' }, a.namespace);
     const phase = isObject(ns.status) ? ns.status.phase : undefined;

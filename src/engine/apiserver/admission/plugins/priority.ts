@@ -5,9 +5,12 @@
  */
 import { isObject, type KubeObject } from '../../../api/types';
 import { admissionForbidden } from '../errors';
-import { isPod, type AdmissionContext, type AdmissionPlugin } from '../types';
+import { isPod, type AdmissionAttributes, type AdmissionContext, type AdmissionPlugin } from '../types';
 
 const PRIORITY_CLASSES = { group: 'scheduling.k8s.io', resource: 'priorityclasses' };
+
+const isPriorityClass = (a: AdmissionAttributes): boolean =>
+  a.group === PRIORITY_CLASSES.group && a.resource === PRIORITY_CLASSES.resource && a.subresource === '';
 
 /** The global default class with the lowest value, as a race could leave several. */
 async function defaultClass(ctx: AdmissionContext): Promise<KubeObject | undefined> {
@@ -21,7 +24,7 @@ async function defaultClass(ctx: AdmissionContext): Promise<KubeObject | undefin
 
 export const priority: AdmissionPlugin = {
   name: 'Priority',
-  handles: (op) => op === 'CREATE' || op === 'UPDATE',
+  handles: (a) => (a.operation === 'CREATE' || a.operation === 'UPDATE') && (isPod(a) || isPriorityClass(a)),
   async admit(a, ctx) {
     if (!isPod(a) || !a.object) return;
     const spec = isObject(a.object.spec) ? a.object.spec : {};
@@ -65,7 +68,7 @@ export const priority: AdmissionPlugin = {
     return `priority ${value}${spec.priorityClassName ? ` from PriorityClass ${String(spec.priorityClassName)}` : ''}`;
   },
   async validate(a, ctx) {
-    if (a.group !== 'scheduling.k8s.io' || a.resource !== 'priorityclasses' || a.subresource !== '' || !a.object) return;
+    if (!isPriorityClass(a) || !a.object) return;
     if (a.object.globalDefault !== true) return;
     const current = await defaultClass(ctx);
     if (!current) return;

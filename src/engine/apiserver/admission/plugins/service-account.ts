@@ -64,9 +64,9 @@ function mountToken(spec: JsonObject, ctx: AdmissionContext): string | undefined
 
 export const serviceAccount: AdmissionPlugin = {
   name: 'ServiceAccount',
-  handles: (op) => op === 'CREATE',
+  handles: (a) => a.operation === 'CREATE' && isPod(a),
   async admit(a, ctx) {
-    if (!isPod(a) || !a.object || isMirrorPod(a.object)) return;
+    if (!a.object || isMirrorPod(a.object)) return;
     const spec = isObject(a.object.spec) ? a.object.spec : {};
     a.object.spec = spec;
     const changes: string[] = [];
@@ -87,7 +87,7 @@ export const serviceAccount: AdmissionPlugin = {
     return changes.join('; ');
   },
   async validate(a, ctx) {
-    if (!isPod(a) || !a.object) return;
+    if (!a.object) return;
     const spec = isObject(a.object.spec) ? a.object.spec : {};
     const name = typeof spec.serviceAccountName === 'string' ? spec.serviceAccountName : '';
     if (isMirrorPod(a.object)) {

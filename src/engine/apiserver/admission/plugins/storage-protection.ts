@@ -11,9 +11,9 @@ const FINALIZERS: Record<string, string> = {
 
 export const storageObjectInUseProtection: AdmissionPlugin = {
   name: 'StorageObjectInUseProtection',
-  handles: (op) => op === 'CREATE',
+  handles: (a) => a.operation === 'CREATE' && a.group === '' && a.subresource === '' && Object.hasOwn(FINALIZERS, a.resource),
   admit(a) {
-    const finalizer = a.group === '' && a.subresource === '' ? FINALIZERS[a.resource] : undefined;
+    const finalizer = FINALIZERS[a.resource];
     if (!finalizer || !a.object) return;
     const finalizers = a.object.metadata.finalizers ?? [];
     if (finalizers.includes(finalizer)) return;

@@ -9,9 +9,9 @@ const NOT_READY_TAINT = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedu
 
 export const taintNodesByCondition: AdmissionPlugin = {
   name: 'TaintNodesByCondition',
-  handles: (op) => op === 'CREATE',
+  handles: (a) => a.operation === 'CREATE' && a.group === '' && a.resource === 'nodes' && a.subresource === '',
   admit(a) {
-    if (a.group !== '' || a.resource !== 'nodes' || a.subresource !== '' || !a.object) return;
+    if (!a.object) return;
     const spec = isObject(a.object.spec) ? a.object.spec : {};
     const taints = Array.isArray(spec.taints) ? spec.taints : [];
     if (taints.some((t) => isObject(t) && t.key === NOT_READY_TAINT.key && t.effect === NOT_READY_TAINT.effect)) return;

@@ -20,7 +20,6 @@ async function check(a: AdmissionAttributes, ctx: AdmissionContext): Promise<voi
   const obj = a.object;
   if (!obj) return;
   const evaluator = evaluatorFor(a.group, a.resource);
-  if (!evaluator.handles(a.operation, a.subresource)) return;
   const quotas = await ctx.reader.list(RESOURCE_QUOTAS, a.namespace);
   if (quotas.length === 0) return;
 
@@ -89,9 +88,9 @@ export function resourceQuota(): AdmissionPlugin {
   const queues = new Map<string, Promise<void>>();
   return {
     name: 'ResourceQuota',
-    handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    handles: (a) =>
+      a.namespace !== '' && !(a.group === '' && a.resource === 'resourcequotas') && evaluatorFor(a.group, a.resource).handles(a.operation, a.subresource),
     validate(a, ctx) {
-      if (!a.namespace || (a.group === '' && a.resource === 'resourcequotas')) return;
       const prev = queues.get(a.namespace) ?? Promise.resolve();
       const run = prev.then(() => check(a, ctx));
       const tail = run.catch(() => undefined);

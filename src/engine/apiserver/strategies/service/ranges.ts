@@ -7,6 +7,7 @@
  */
 import type { Random } from '../../../random';
 import { ipString, isIPv4, parseCIDRSloppy, parseIPSloppy } from '../../../api/ip';
+import { nodePortAllocatedMessage, nodePortNotInRangeMessage } from '../../validation/core/nodeports';
 
 /** A set of integer offsets [0, size) with a reserved lower band. */
 class OffsetRange {
@@ -105,14 +106,10 @@ export class NodePortRange {
     this.offsets = new OffsetRange(0, size - 1, bandSize(size, 32, 128));
   }
 
-  get text(): string {
-    return `${this.base}-${this.base + this.size - 1}`;
-  }
-
   allocate(port: number): string | undefined {
     const offset = port - this.base;
-    if (!this.offsets.contains(offset)) return `provided port is not in the valid range. The range of valid ports is ${this.text}`;
-    if (this.offsets.has(offset)) return 'provided port is already allocated';
+    if (!this.offsets.contains(offset)) return nodePortNotInRangeMessage(this);
+    if (this.offsets.has(offset)) return nodePortAllocatedMessage;
     this.offsets.taken.add(offset);
     return undefined;
   }

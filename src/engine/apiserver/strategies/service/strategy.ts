@@ -4,6 +4,7 @@
  * drop an allocated clusterIP), and release on delete. Single-stack IPv4, as kubesim's network is.
  */
 import { invalid, Path, type ErrorList } from '../../../api/field';
+import { parseIPSloppy } from '../../../api/ip';
 import { internalServerError, invalidError } from '../../../api/status';
 import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../../../api/types';
 import type { Random } from '../../../random';
@@ -144,6 +145,8 @@ function initIPFamilies(s: JsonObject, name: string): void {
 function allocateClusterIP(s: JsonObject, name: string, alloc: Allocation): void {
   if (!needsClusterIP(s) || s.clusterIP === 'None' || strings(s.clusterIPs)[0] === 'None') return;
   const requested = strings(s.clusterIPs)[0] ?? '';
+  // An address that does not parse is left for validation to report.
+  if (requested !== '' && !parseIPSloppy(requested)) return;
   if (requested === '') {
     const ip = alloc.nextIP();
     if (!ip) throw internalServerError('failed to allocate a serviceIP: range is full');

@@ -1,0 +1,38 @@
+/** Authorization of a resource request, recording the rule that decided it. */
+import type { UserInfo } from './authn/user';
+import { forbiddenStatusError } from './authz/forbidden';
+import type { Attributes } from './authz/types';
+import type { RequestContext } from './context';
+
+export function requestAttributes(ctx: RequestContext, user: UserInfo): Attributes {
+  const r = ctx.request;
+  const o = ctx.options;
+  const a: Attributes = {
+    user,
+    verb: r.verb,
+    isResourceRequest: true,
+    path: '',
+    namespace: r.namespace ?? '',
+    apiGroup: r.group,
+    apiVersion: r.version,
+    resource: r.resource,
+    subresource: r.subresource ?? '',
+    name: r.name ?? '',
+  };
+  if (r.verb === 'list' || r.verb === 'watch' || r.verb === 'deletecollection') {
+    return { ...a, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector };
+  }
+  return a;
+}
+
+export async function authorize(ctx: RequestContext, user: UserInfo): Promise<void> {
+  const attrs = requestAttributes(ctx, user);
+  const d = await ctx.server.authorizer.authorize(attrs);
+  if (d.decision === 'Allow') {
+    ctx.stage({ stage: 'authorization', verdict: 'passed', rule: d.reason });
+    return;
+  }
+  const err = forbiddenStatusError(attrs, d.reason);
+  ctx.stage({ stage: 'authorization', verdict: 'rejected', rule: d.reason || undefined, detail: err.message });
+  throw err;
+}

@@ -1,0 +1,78 @@
+/**
+ * One request on its way through the pipeline: who sent it, what it targets, and the trace of
+ * every stage it has passed so far. Handlers receive it together with the server's parts.
+ */
+import type { Clock } from '../clock';
+import type { ResourceRegistry } from '../api/registry';
+import type { Random } from '../random';
+import type { TraceBuffer } from '../trace/buffer';
+import type { StageResult } from '../trace/apiserver';
+import type { AdmissionContext, AdmissionPlugin } from './admission/types';
+import type { UserInfo } from './authn/user';
+import type { TokenAuthenticator } from './authn/tokens';
+import type { Authorizer } from './authz/types';
+import type { ApiRequest, RequestOptions } from './request';
+import type { ResourceInfo } from './resources';
+import type { ClusterStorage } from './storage/cluster-storage';
+import type { ResourceStorage } from './storage/resource-storage';
+import type { ServiceAllocators } from './strategies/service/strategy';
+import type { Strategy, StrategyContext } from './strategies/types';
+
+/** The server's parts, as handlers use them. */
+export interface ServerParts {
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly trace: TraceBuffer;
+  readonly registry: ResourceRegistry;
+  readonly storage: ClusterStorage;
+  readonly tokens: TokenAuthenticator;
+  readonly authorizer: Authorizer;
+  readonly admission: readonly AdmissionPlugin[];
+  readonly admissionContext: AdmissionContext;
+  readonly allocators: ServiceAllocators;
+  readonly anonymousAuth: boolean;
+  strategy(resource: ResourceInfo): Strategy;
+}
+
+/** The resource a request targets, with its storage and strategy. */
+export interface Target {
+  readonly info: ResourceInfo;
+  readonly storage: ResourceStorage;
+  readonly strategy: Strategy;
+  readonly namespace: string;
+  readonly name: string;
+  readonly subresource: string;
+}
+
+export class RequestContext {
+  readonly stages: StageResult[] = [];
+  readonly warnings: string[] = [];
+  user: UserInfo | undefined;
+  impersonatedBy: string | undefined;
+  revision: number | undefined;
+
+  constructor(
+    readonly request: ApiRequest,
+    readonly server: ServerParts,
+  ) {}
+
+  get options(): RequestOptions {
+    return this.request.options ?? {};
+  }
+
+  get dryRun(): boolean {
+    return this.options.dryRun === true;
+  }
+
+  stage(result: StageResult): void {
+    this.stages.push(result);
+  }
+
+  warn(message: string): void {
+    if (!this.warnings.includes(message)) this.warnings.push(message);
+  }
+
+  get strategyContext(): StrategyContext {
+    return { clock: this.server.clock, random: this.server.random, reader: this.server.storage, dryRun: this.dryRun };
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * From an authorized request to its handler: find the resource (404 for what is not served, 405
+ * for verbs it does not take), check the namespace and name, and call the verb's handler.
+ */
+import { badRequestError, methodNotSupportedError, StatusError } from '../api/status';
+import { isValidPathSegmentName } from '../api/names';
+import type { JsonObject } from '../api/types';
+import type { RequestContext, Target } from './context';
+import { handleCreate } from './handlers/create';
+import { deleteObject, deleteOptions, type DeleteOutcome } from './handlers/delete';
+import { deleteNamespace } from './handlers/delete-namespace';
+import { deleteCollection } from './handlers/delete-collection';
+import { handlePatch } from './handlers/patch';
+import { getObject, listObjects } from './handlers/read';
+import { createBinding } from './handlers/binding';
+import { getScale, patchScale, updateScale } from './handlers/scale';
+import { handleUpdate } from './handlers/update';
+import type { UpdateResult } from './handlers/write';
+import { groupResource } from './resources';
+
+export interface HandlerResult {
+  code: number;
+  body: JsonObject;
+}
+
+export function notServedError(): StatusError {
+  return new StatusError({ code: 404, reason: 'NotFound', message: 'the server could not find the requested resource', details: {} });
+}
+
+const NAMED_VERBS = new Set(['get', 'update', 'patch', 'delete']);
+
+export function resolveTarget(ctx: RequestContext): Target {
+  const r = ctx.request;
+  const info = ctx.server.registry.byGroupResource(r.group, r.resource, r.version);
+  if (!info) throw notServedError();
+  const subresource = r.subresource ?? '';
+  const sub = subresource ? info.subresources.find((s) => s.name === subresource) : undefined;
+  if (subresource && !sub) throw notServedError();
+  const verbs = sub ? sub.verbs : info.verbs;
+  if (!verbs.includes(r.verb)) throw methodNotSupportedError(groupResource(info), r.verb);
+  const storage = ctx.server.storage.for(info);
+  if (!storage) throw notServedError();
+  const namespace = info.namespaced ? r.namespace ?? '' : '';
+  if (!info.namespaced && r.namespace) throw notServedError();
+  const name = r.name ?? '';
+  if (info.namespaced && !namespace && (NAMED_VERBS.has(r.verb) || r.verb === 'create')) throw badRequestError('Namespace parameter required.');
+  if (NAMED_VERBS.has(r.verb) || subresource) {
+    if (!name) throw badRequestError('Name parameter required.');
+    const msgs = isValidPathSegmentName(name);
+    if (msgs.length > 0) throw badRequestError(`Name parameter invalid: ${JSON.stringify(name)}: ${msgs.join(';')}`);
+  }
+  return { info, storage, strategy: ctx.server.strategy(info), namespace, name, subresource };
+}
+
+const updated = (r: UpdateResult): HandlerResult => ({ code: r.created ? 201 : 200, body: r.object as unknown as JsonObject });
+const object = (code: number, body: unknown): HandlerResult => ({ code, body: body as JsonObject });
+
+function deleted(ctx: RequestContext, outcome: DeleteOutcome): HandlerResult {
+  const accepted = !outcome.deleted && ctx.options.orphanDependents === false;
+  return { code: accepted ? 202 : 200, body: outcome.body };
+}
+
+export async function dispatch(ctx: RequestContext, t: Target): Promise<HandlerResult> {
+  const verb = ctx.request.verb;
+  switch (verb) {
+    case 'get':
+      return object(200, t.subresource === 'scale' ? await getScale(ctx, t) : await getObject(ctx, t));
+    case 'list':
+      return object(200, await listObjects(ctx, t));
+    case 'create':
+      if (t.subresource === 'binding') return object(201, await createBinding(ctx, t));
+      if (t.subresource) throw methodNotSupportedError(groupResource(t.info), `${verb} ${t.subresource}`);
+      return object(201, await handleCreate(ctx, t));
+    case 'update':
+      return updated(t.subresource === 'scale' ? await updateScale(ctx, t) : await handleUpdate(ctx, t));
+    case 'patch':
+      return updated(t.subresource === 'scale' ? await patchScale(ctx, t) : await handlePatch(ctx, t));
+    case 'delete': {
+      const options = deleteOptions(ctx);
+      const isNamespace = t.info.group === '' && t.info.resource === 'namespaces';
+      return deleted(ctx, isNamespace ? await deleteNamespace(ctx, t, options) : await deleteObject(ctx, t, options));
+    }
+    case 'deletecollection':
+      return object(200, await deleteCollection(ctx, t, deleteOptions(ctx)));
+    case 'watch':
+      throw badRequestError('watch requests are served by ApiServer.watch');
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * PATCH (JSON patch, merge patch, strategic merge patch): the patch is applied to the current
+ * object inside GuaranteedUpdate, and the result is decoded, defaulted and validated like the
+ * body of an update.
+ */
+import { unsupportedMediaTypeError } from '../../api/status';
+import { schemaForKind } from '../../api/openapi';
+import { isObject, type JsonObject, type KubeObject } from '../../api/types';
+import { bodyValue, decodeAs } from '../body';
+import type { RequestContext, Target } from '../context';
+import { patchObject } from '../patch';
+import { validatePatchOptions } from '../patch/options';
+import { PATCH_CONTENT_TYPES } from '../request';
+import { checkName, subresourceUpdate } from './update';
+import { guaranteedUpdate, type UpdateResult } from './write';
+
+export async function handlePatch(ctx: RequestContext, t: Target): Promise<UpdateResult> {
+  const type = ctx.request.patchType;
+  if (!type || type === 'apply') throw unsupportedMediaTypeError(type ?? '', Object.keys(PATCH_CONTENT_TYPES));
+  const invalid = validatePatchOptions({ fieldManager: ctx.options.fieldManager, force: ctx.options.force }, type);
+  if (invalid) throw invalid;
+  const patch = bodyValue(ctx.request.body);
+  const schema = schemaForKind(t.info.group, t.info.version, t.info.kind);
+  return guaranteedUpdate(ctx, t, {
+    ...subresourceUpdate(t),
+    async updatedObject(current: KubeObject | undefined): Promise<KubeObject> {
+      const base = (current ? structuredClone(current) : { apiVersion: '', kind: '', metadata: {} }) as unknown as JsonObject;
+      const patched = patchObject({ type, current: base, patch, schema, fieldValidation: ctx.options.fieldValidation });
+      const obj = decodeAs(ctx, isObject(patched) ? patched : {}, t.info);
+      checkName(obj, t);
+      return obj;
+    },
+  });
+}

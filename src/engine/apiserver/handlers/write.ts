@@ -1,0 +1,176 @@
+/**
+ * The generic registry store's writes (k8s.io/apiserver/pkg/registry/generic/registry.Store):
+ * create with generated names, and GuaranteedUpdate: read, compute the new object, check the
+ * resourceVersion precondition, prepare and validate, admit, and write only if the key is still
+ * at the revision read, retrying from the read when another write got there first.
+ */
+import {
+  alreadyExistsError,
+  conflictError,
+  generateNameConflictError,
+  internalServerError,
+  invalidError,
+  isStatusError,
+  notFoundError,
+  OPTIMISTIC_LOCK_MESSAGE,
+  type StatusError,
+} from '../../api/status';
+import { invalid, Path, type ErrorList } from '../../api/field';
+import type { KubeObject } from '../../api/types';
+import type { RequestContext, Target } from '../context';
+import { ensureNamespace, fillSystemFields, generateName, keepSystemFields } from '../objects';
+import { groupResource } from '../resources';
+import type { StoredObject, WriteResult } from '../storage/resource-storage';
+import { NO_TRANSACTION } from '../strategies/types';
+import { createErrors, enforce, updateErrors } from '../validate';
+import { admissionAttributes, mutate, validate } from './admit';
+
+const MAX_NAME_GENERATION_ATTEMPTS = 8;
+
+function stored(ctx: RequestContext, t: Target, result: WriteResult, verb: string): KubeObject {
+  if (result.revision !== undefined) ctx.revision = result.revision;
+  const detail = ctx.dryRun ? `dry run: ${verb} not stored` : result.revision === undefined ? 'no change' : `${verb} at revision ${result.revision}`;
+  ctx.stage({ stage: 'storage', verdict: result.revision === undefined ? 'skipped' : 'passed', rule: t.storage.key(t.namespace, result.object.metadata.name ?? ''), detail });
+  return result.object;
+}
+
+/**
+ * Store.create after mutating admission: system fields, generated name, the strategy's
+ * BeginCreate and BeforeCreate, validating admission, and the write.
+ */
+async function storeCreate(ctx: RequestContext, t: Target, admitted: KubeObject): Promise<KubeObject> {
+  const generated = !!admitted.metadata.generateName && !admitted.metadata.name;
+  for (let attempt = 1; ; attempt++) {
+    const obj: KubeObject = attempt === 1 ? admitted : structuredClone(admitted);
+    fillSystemFields(obj.metadata, ctx.server.clock, ctx.server.random);
+    if (generated) obj.metadata.name = generateName(obj.metadata.generateName!, ctx.server.random);
+    const txn = t.strategy.beginCreate?.(obj, ctx.strategyContext) ?? NO_TRANSACTION;
+    try {
+      ensureNamespace(obj.metadata, t.namespace, t.info.namespaced);
+      t.strategy.prepareForCreate(obj, ctx.strategyContext);
+      enforce(ctx, t, obj, createErrors(t, obj));
+      for (const w of t.strategy.warningsOnCreate?.(obj) ?? []) ctx.warn(w);
+      await validate(ctx, admissionAttributes(ctx, { ...t, name: obj.metadata.name ?? '' }, 'CREATE', obj, undefined));
+      const key = t.storage.key(t.namespace, obj.metadata.name ?? '');
+      const result = await t.storage.create(key, obj, ctx.dryRun);
+      txn.commit();
+      return stored(ctx, t, result, 'created');
+    } catch (err) {
+      txn.revert();
+      if (isStatusError(err) && err.reason === 'AlreadyExists') {
+        if (generated && attempt < MAX_NAME_GENERATION_ATTEMPTS) continue;
+        throw await alreadyExists(ctx, t, obj, generated);
+      }
+      throw err;
+    }
+  }
+}
+
+async function alreadyExists(ctx: RequestContext, t: Target, obj: KubeObject, generated: boolean): Promise<StatusError> {
+  const name = obj.metadata.name ?? '';
+  const err = generated ? generateNameConflictError(groupResource(t.info), name, 1) : alreadyExistsError(groupResource(t.info), name);
+  const existing = await t.storage.get(t.storage.key(t.namespace, name));
+  if (existing?.object.metadata.deletionTimestamp) err.status.message = `object is being deleted: ${err.status.message}`;
+  ctx.stage({ stage: 'storage', verdict: 'rejected', rule: t.storage.key(t.namespace, name), detail: err.status.message });
+  return err;
+}
+
+/** A create: mutating admission, then the store's create. */
+export async function createObject(ctx: RequestContext, t: Target, obj: KubeObject): Promise<KubeObject> {
+  await mutate(ctx, admissionAttributes(ctx, t, 'CREATE', obj, undefined));
+  return storeCreate(ctx, t, obj);
+}
+
+export interface UpdateSpec {
+  /** The new object, computed from the current one (undefined when there is none). */
+  updatedObject(current: KubeObject | undefined): Promise<KubeObject>;
+  /** Server-side apply creates missing objects whatever the strategy says. */
+  forceAllowCreate?: boolean;
+  /** Replaces the strategy's PrepareForUpdate (subresources); returns the object to store. */
+  prepare?(obj: KubeObject, old: KubeObject): KubeObject;
+  /** Replaces the main resource's update rules (subresources). */
+  errors?(obj: KubeObject, old: KubeObject): ErrorList;
+  /** For writes the registry makes on its own (binding a pod): admission already ran on the request. */
+  skipAdmission?: boolean;
+}
+
+export interface UpdateResult {
+  object: KubeObject;
+  created: boolean;
+}
+
+export async function guaranteedUpdate(ctx: RequestContext, t: Target, spec: UpdateSpec): Promise<UpdateResult> {
+  const key = t.storage.key(t.namespace, t.name);
+  for (;;) {
+    const current = await t.storage.get(key);
+    if (!current) {
+      if (!t.strategy.allowCreateOnUpdate && !spec.forceAllowCreate) throw notFoundError(groupResource(t.info), t.name);
+      const obj = await spec.updatedObject(undefined);
+      // The create branch of GuaranteedUpdate writes whatever version the client had in mind.
+      delete obj.metadata.resourceVersion;
+      await mutate(ctx, admissionAttributes(ctx, t, 'CREATE', obj, undefined));
+      return { object: await storeCreate(ctx, t, obj), created: true };
+    }
+    const result = await tryUpdate(ctx, t, spec, key, current);
+    if (result) return { object: result, created: false };
+  }
+}
+
+/** One round of GuaranteedUpdate; undefined when the key moved on and the round must be redone. */
+async function tryUpdate(ctx: RequestContext, t: Target, spec: UpdateSpec, key: string, current: StoredObject): Promise<KubeObject | undefined> {
+  const old = current.object;
+  let obj = await spec.updatedObject(old);
+  if (!spec.skipAdmission) await mutate(ctx, admissionAttributes(ctx, t, 'UPDATE', obj, old));
+  const rv = obj.metadata.resourceVersion ?? '';
+  if (rv === '') {
+    if (!t.strategy.allowUnconditionalUpdate) {
+      const path = Path.root('metadata', 'resourceVersion');
+      throw invalidError({ group: t.info.group, name: t.info.resource }, t.name, [invalid(path, 0, 'must be specified for an update')]);
+    }
+  } else if (rv !== old.metadata.resourceVersion) {
+    ctx.stage({ stage: 'storage', verdict: 'rejected', rule: key, detail: OPTIMISTIC_LOCK_MESSAGE });
+    throw conflictError(groupResource(t.info), t.name, OPTIMISTIC_LOCK_MESSAGE);
+  }
+  const txn = t.strategy.beginUpdate?.(obj, old, ctx.strategyContext) ?? NO_TRANSACTION;
+  try {
+    ensureNamespace(obj.metadata, t.namespace, t.info.namespaced);
+    keepSystemFields(obj, old);
+    if (spec.prepare) obj = spec.prepare(obj, old);
+    else t.strategy.prepareForUpdate(obj, old);
+    enforce(ctx, t, obj, spec.errors ? spec.errors(obj, old) : updateErrors(t, obj, old));
+    if (!spec.skipAdmission) await validate(ctx, admissionAttributes(ctx, t, 'UPDATE', obj, old));
+    delete obj.metadata.resourceVersion;
+    const result = await t.storage.update(key, obj, current, ctx.dryRun);
+    if (!result) {
+      txn.revert();
+      return undefined;
+    }
+    txn.commit();
+    const out = stored(ctx, t, result, 'updated');
+    if (shouldDeleteDuringUpdate(out, old)) return deleteWithoutFinalizers(ctx, t, key, out);
+    return out;
+  } catch (err) {
+    txn.revert();
+    throw err;
+  }
+}
+
+/** The last finalizer of an object being deleted is gone: the update completes the deletion. */
+function shouldDeleteDuringUpdate(obj: KubeObject, old: KubeObject): boolean {
+  if ((obj.metadata.finalizers ?? []).length > 0) return false;
+  if ((old.metadata.finalizers ?? []).length === 0) return false;
+  if (!old.metadata.deletionTimestamp) return false;
+  const grace = obj.metadata.deletionGracePeriodSeconds;
+  return grace === undefined || grace === 0;
+}
+
+async function deleteWithoutFinalizers(ctx: RequestContext, t: Target, key: string, obj: KubeObject): Promise<KubeObject> {
+  const current = await t.storage.get(key);
+  if (!current) return obj;
+  const result = await t.storage.delete(key, current, ctx.dryRun);
+  if (!result) throw internalServerError(`the object ${key} changed while it was being deleted`);
+  if (result.revision !== undefined) ctx.revision = result.revision;
+  t.strategy.afterDelete?.(current.object);
+  ctx.stage({ stage: 'storage', verdict: 'passed', rule: key, detail: 'deleted: no finalizers left' });
+  return obj;
+}

@@ -1,0 +1,233 @@
+/**
+ * The API server: every request from every client (the editor, kubectl through the HTTP facade,
+ * controllers, the scheduler, kubelets) goes through `handle` or `watch`, and is the only path
+ * to the store. Each request leaves one trace record with every stage it passed.
+ */
+import type { Clock } from '../clock';
+import type { Random } from '../random';
+import { ResourceRegistry } from '../api/registry';
+import type { JsonObject } from '../api/types';
+import type { Store } from '../store/types';
+import { TraceBuffer } from '../trace/buffer';
+import type { ApiRequestRecord } from '../trace/apiserver';
+import { defaultAdmissionPlugins } from './admission';
+import type { AdmissionContext, AdmissionPlugin } from './admission/types';
+import { authenticate } from './authenticate';
+import { APISERVER_USER } from './authn/user';
+import { TokenAuthenticator } from './authn/tokens';
+import { authorize } from './authorize';
+import type { Authorizer, AuthorizerFactory } from './authz/types';
+import { privilegedGroupAuthorizer, unionAuthorizer } from './authz/union';
+import { RequestContext, type ServerParts } from './context';
+import { dispatch, resolveTarget } from './dispatch';
+import { toStatusError } from './errors';
+import { startWatch } from './handlers/watch';
+import type { ApiRequest, ApiResponse, WatchHandle, WatchListener } from './request';
+import type { ResourceInfo } from './resources';
+import { ClusterStorage } from './storage/cluster-storage';
+import { Compactor, COMPACTION_INTERVAL_MS } from './storage/compactor';
+import type { ObjectReader } from './storage/reader';
+import { strategyFor } from './strategies';
+import { DEFAULT_SERVICE_NETWORK, ServiceAllocators, type ServiceNetwork } from './strategies/service/strategy';
+import type { Strategy } from './strategies/types';
+
+/** How often watchers that asked for bookmarks get one (kube-apiserver: about a minute). */
+export const BOOKMARK_INTERVAL_MS = 60 * 1000;
+
+export interface ApiServerOptions {
+  store: Store;
+  clock: Clock;
+  random: Random;
+  /** The authorization mode: RBAC in a cluster; `alwaysAllow` only for tests that say so. */
+  authorizer: AuthorizerFactory;
+  trace?: TraceBuffer;
+  /** Default: kube-apiserver 1.35's default plugins that kubesim implements. */
+  admission?: AdmissionPlugin[];
+  registry?: ResourceRegistry;
+  /** --anonymous-auth; default true. */
+  anonymousAuth?: boolean;
+  serviceNetwork?: ServiceNetwork;
+  /** --etcd-compaction-interval; 0 turns periodic compaction off. Default 5 minutes. */
+  compactionIntervalMs?: number;
+  /** Events each resource's watch cache keeps at most. */
+  watchCacheCapacity?: number;
+}
+
+export interface ApiServer {
+  handle(request: ApiRequest): Promise<ApiResponse>;
+  /** Starts a watch; events go to the listener until `stop()` (or an ERROR event). */
+  watch(request: ApiRequest, listener: WatchListener): Promise<WatchHandle>;
+  /** Cluster state for the server's own parts (authorizers, admission). */
+  readonly reader: ObjectReader;
+  readonly tokens: TokenAuthenticator;
+  readonly registry: ResourceRegistry;
+  readonly trace: TraceBuffer;
+  /** One compaction round now (the periodic compactor's work); the revision compacted to, if any. */
+  compact(): Promise<number | undefined>;
+  close(): Promise<void>;
+}
+
+class Server implements ApiServer, ServerParts {
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly trace: TraceBuffer;
+  readonly registry: ResourceRegistry;
+  readonly storage: ClusterStorage;
+  readonly tokens: TokenAuthenticator;
+  readonly authorizer: Authorizer;
+  readonly admission: readonly AdmissionPlugin[];
+  readonly admissionContext: AdmissionContext;
+  readonly allocators: ServiceAllocators;
+  readonly anonymousAuth: boolean;
+  private readonly strategies = new Map<string, Strategy>();
+  private readonly compactor: Compactor;
+  private bookmarkTimer: ReturnType<Clock['setTimer']> | undefined;
+
+  constructor(options: ApiServerOptions) {
+    this.clock = options.clock;
+    this.random = options.random;
+    this.trace = options.trace ?? new TraceBuffer({ clock: options.clock });
+    this.registry = options.registry ?? new ResourceRegistry();
+    this.storage = new ClusterStorage(options.store, this.registry.all(), options.watchCacheCapacity);
+    this.tokens = new TokenAuthenticator(options.random.fork('tokens'));
+    this.authorizer = unionAuthorizer([privilegedGroupAuthorizer(), options.authorizer(this.storage)]);
+    this.admission = options.admission ?? defaultAdmissionPlugins();
+    this.allocators = new ServiceAllocators(options.serviceNetwork ?? DEFAULT_SERVICE_NETWORK, options.random.fork('service-allocation'));
+    this.anonymousAuth = options.anonymousAuth ?? true;
+    this.admissionContext = {
+      reader: this.storage,
+      clock: this.clock,
+      random: this.random,
+      loopback: (request) => this.handle({ ...request, user: request.user ?? APISERVER_USER }),
+    };
+    this.compactor = new Compactor(
+      options.store,
+      options.clock,
+      (rev) => {
+        for (const s of this.storage.all()) s.cache.compact(rev);
+      },
+      options.compactionIntervalMs ?? COMPACTION_INTERVAL_MS,
+    );
+  }
+
+  get reader(): ObjectReader {
+    return this.storage;
+  }
+
+  async start(): Promise<void> {
+    await this.storage.start();
+    for (const svc of await this.storage.list({ group: '', resource: 'services' })) this.allocators.restore(svc);
+    this.compactor.start();
+    this.scheduleBookmarks();
+  }
+
+  strategy(info: ResourceInfo): Strategy {
+    const id = `${info.group}/${info.resource}`;
+    let s = this.strategies.get(id);
+    if (!s) {
+      s = strategyFor(info, this.allocators);
+      this.strategies.set(id, s);
+    }
+    return s;
+  }
+
+  async handle(request: ApiRequest): Promise<ApiResponse> {
+    const ctx = new RequestContext(request, this);
+    let code: number;
+    let body: JsonObject;
+    try {
+      const user = await authenticate(ctx);
+      ctx.user = user;
+      await authorize(ctx, user);
+      const result = await dispatch(ctx, resolveTarget(ctx));
+      code = result.code;
+      body = result.body;
+    } catch (err) {
+      const status = toStatusError(err);
+      code = status.code;
+      body = status.status as unknown as JsonObject;
+    }
+    const record = this.record(ctx, code, body);
+    return { code, body, warnings: ctx.warnings, trace: record.id };
+  }
+
+  async watch(request: ApiRequest, listener: WatchListener): Promise<WatchHandle> {
+    const ctx = new RequestContext({ ...request, verb: 'watch' }, this);
+    let stop = (): void => undefined;
+    let code = 200;
+    let body: JsonObject = {};
+    try {
+      const user = await authenticate(ctx);
+      ctx.user = user;
+      await authorize(ctx, user);
+      const watcher = startWatch(ctx, resolveTarget(ctx), listener);
+      stop = () => watcher.stop();
+    } catch (err) {
+      const status = toStatusError(err);
+      code = status.code;
+      body = status.status as unknown as JsonObject;
+    }
+    const record = this.record(ctx, code, body);
+    return { response: { code, body, warnings: ctx.warnings, trace: record.id }, stop };
+  }
+
+  compact(): Promise<number | undefined> {
+    return this.compactor.compactOnce();
+  }
+
+  async close(): Promise<void> {
+    this.compactor.stop();
+    this.clock.clearTimer(this.bookmarkTimer);
+    this.bookmarkTimer = undefined;
+    await this.storage.stop();
+  }
+
+  private scheduleBookmarks(): void {
+    this.bookmarkTimer = this.clock.setTimer(
+      BOOKMARK_INTERVAL_MS,
+      () => {
+        for (const s of this.storage.all()) s.cache.bookmark();
+        this.scheduleBookmarks();
+      },
+      { daemon: true, label: 'apiserver: watch bookmarks' },
+    );
+  }
+
+  private record(ctx: RequestContext, code: number, body: JsonObject): ApiRequestRecord {
+    const r = ctx.request;
+    const failed = code >= 400;
+    return this.trace.emit<ApiRequestRecord>({
+      type: 'api.request',
+      component: 'kube-apiserver',
+      cause: r.cause,
+      user: ctx.user?.username ?? '',
+      groups: ctx.user?.groups ?? [],
+      impersonatedBy: ctx.impersonatedBy,
+      verb: r.verb,
+      group: r.group,
+      version: r.version,
+      resource: r.resource,
+      subresource: r.subresource,
+      namespace: r.namespace,
+      name: r.name ?? (r.verb === 'create' ? nameOf(body) : undefined),
+      dryRun: ctx.dryRun,
+      code,
+      reason: failed ? String(body.reason ?? '') : undefined,
+      message: failed ? String(body.message ?? '') : undefined,
+      warnings: ctx.warnings.length > 0 ? [...ctx.warnings] : undefined,
+      stages: ctx.stages,
+      revision: ctx.revision,
+    });
+  }
+}
+
+function nameOf(body: JsonObject): string | undefined {
+  const meta = body.metadata;
+  return meta && typeof meta === 'object' && !Array.isArray(meta) && typeof meta.name === 'string' ? meta.name : undefined;
+}
+
+export async function createApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const server = new Server(options);
+  await server.start();
+  return server;
+}
