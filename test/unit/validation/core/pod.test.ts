@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import type { KubeObject } from '../../../../src/engine/api/types';
+import { createOptions, validatePodEphemeralContainersUpdate } from '../../../../src/engine/apiserver/validation/core';
 import { pod, validate } from './support';
 
 describe('core validation: Pod', () => {
@@ -60,5 +62,28 @@ describe('core validation: Pod', () => {
         "spec.containers[0].resources.limits[memory]: Invalid value: \"lots\": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
       ),
     );
+  });
+});
+
+describe('core validation: pods/ephemeralcontainers', () => {
+  it('refuses to change an existing ephemeral container', () => {
+    const debug = { name: 'debug', image: 'busybox:1', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' };
+    const withDebug = (image: string): KubeObject =>
+      ({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'web', namespace: 'default', resourceVersion: '1' },
+        spec: {
+          restartPolicy: 'Always',
+          dnsPolicy: 'ClusterFirst',
+          terminationGracePeriodSeconds: 30,
+          containers: [{ name: 'app', image: 'nginx:1', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' }],
+          ephemeralContainers: [{ ...debug, image }],
+        },
+      }) as KubeObject;
+    const errs = validatePodEphemeralContainersUpdate(withDebug('busybox:2'), withDebug('busybox:1'), createOptions(true)).map((e) => e.message);
+    assert.equal(errs.length, 1);
+    assert.ok(errs[0]!.startsWith('spec.ephemeralContainers: Forbidden: existing ephemeral containers "debug" may not be changed\n'), errs[0]);
+    assert.deepEqual(validatePodEphemeralContainersUpdate(withDebug('busybox:1'), withDebug('busybox:1'), createOptions(true)), []);
   });
 });

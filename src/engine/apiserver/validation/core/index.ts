@@ -34,7 +34,7 @@ export {
 export { createOptions, podValidationOptions, type PodValidationOptions } from './options';
 export { validatePersistentVolumeClaimSpec } from './persistentvolumeclaim';
 export { validatePersistentVolumeSpec } from './persistentvolume';
-export { validatePodCreate, validatePodStatusUpdate, validatePodUpdate } from './pod';
+export { validatePodCreate, validatePodEphemeralContainersUpdate, validatePodStatusUpdate, validatePodUpdate } from './pod';
 export { validatePodSpec } from './podspec';
 export { podTemplateValidationOptions, validatePodTemplateSpec } from './podtemplate';
 export { validateContainerResourceRequirements as validateResourceRequirements, validateResourceQuantityValue } from './resources';

@@ -3,6 +3,7 @@
  */
 import { duplicate, forbidden, Path, invalid, required, type ErrorList } from '../../../api/field';
 import { isIPv4, isValidIPForLegacyField, parseIPSloppy } from '../../../api/ip';
+import { goQuote } from '../../../api/gofmt';
 import { inclusiveRangeError, nameIsDNSSubdomain } from '../../../api/names';
 import type { KubeObject } from '../../../api/types';
 import { registerValidator } from '../registry';
@@ -14,6 +15,7 @@ import { clone, isSet, num, obj, objs, semanticEqual, str, strMap, type Obj } fr
 import { validateImmutableField, validateObjectMeta, validateObjectMetaUpdate } from './meta';
 import { podValidationOptions, type PodValidationOptions } from './options';
 import {
+  mirrorPodAnnotation,
   validateAppArmorAnnotationsAndFieldsMatchOnCreate,
   validatePodSpecificAnnotations,
   validatePodSpecificAnnotationUpdates,
@@ -312,6 +314,32 @@ export function validatePodStatusUpdate(pod: KubeObject, old: KubeObject, opts: 
     if (str(status['hostIP']) !== str(hostIPs[0]!['ip'])) errs.push(invalid(hostIPsPath.index(0).child('ip'), str(hostIPs[0]!['ip']), 'must be equal to `hostIP`'));
     hostIPs.forEach((ip, i) => errs.push(...isValidIPForLegacyField(hostIPsPath.index(i), str(ip['ip']), false)));
     if (hostIPs.length > 1) errs.push(...validateIPList(hostIPs, hostIPsPath, true));
+  }
+  return errs;
+}
+
+/**
+ * The pods/ephemeralcontainers subresource: the new pod must be valid, and existing ephemeral
+ * containers may be neither removed nor changed (new ones may be added).
+ */
+export function validatePodEphemeralContainersUpdate(pod: KubeObject, old: KubeObject, opts: PodValidationOptions): ErrorList {
+  const metaPath = Path.root('metadata');
+  const errs = validateObjectMetaUpdate(pod.metadata, old.metadata, metaPath);
+  errs.push(...validatePodMetadataAndSpec(pod, opts));
+  errs.push(...validatePodSpecificAnnotationUpdates(pod.metadata.annotations, old.metadata.annotations, metaPath.child('annotations')));
+  errs.push(...validatePodSpecificAnnotations(pod.metadata.annotations, specOf(pod), metaPath.child('annotations'), opts));
+  if (obj(old.metadata.annotations)?.[mirrorPodAnnotation] !== undefined) {
+    return [forbidden(Path.root(''), 'static pods do not support ephemeral containers')];
+  }
+  const specPath = Path.root('spec', 'ephemeralContainers');
+  const byName = new Map(objs(specOf(pod)['ephemeralContainers']).map((c) => [str(c['name']), c]));
+  for (const oldContainer of objs(specOf(old)['ephemeralContainers'])) {
+    const name = str(oldContainer['name']);
+    const current = byName.get(name);
+    if (!current) errs.push(forbidden(specPath, `existing ephemeral containers ${goQuote(name)} may not be removed\n`));
+    else if (!semanticEqual(oldContainer, current)) {
+      errs.push(forbidden(specPath, `existing ephemeral containers ${goQuote(name)} may not be changed\n${specDiff(oldContainer, current)}`));
+    }
   }
   return errs;
 }
