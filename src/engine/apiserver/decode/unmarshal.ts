@@ -1,0 +1,341 @@
+/**
+ * Decoding a parsed value into a built-in kind the way kube-apiserver does: into Go structs
+ * with sigs.k8s.io/json (case-sensitive field names, strict mode collecting unknown and
+ * duplicate fields), not against the OpenAPI schema. The result is what the Go struct holds,
+ * as JSON: unknown fields dropped, a repeated field merged into the earlier value as Go does,
+ * quantities canonical, times in UTC.
+ *
+ * Errors follow Go's rules: a type mismatch is remembered and decoding goes on (the first one is
+ * reported), an error from a type's own UnmarshalJSON (quantities, int-or-string, times) stops
+ * decoding at once. Both end the request; strict-mode findings only matter when neither happened.
+ */
+import { parseQuantity, QuantityParseError } from '../../api/quantity';
+import { goQuote } from '../../api/gofmt';
+import type { SchemaNode } from '../../api/openapi/types';
+import { isObject, type JsonObject, type JsonValue } from '../../api/types';
+import { decodeGoBase64 } from './go-base64';
+import { parseGoTime, RFC3339, RFC3339_MICRO } from './go-time';
+import { toJsonValue, type ObjectNode, type SourceNode } from './source';
+import { printedDefinition, targetFor, zeroValue, type CollectionTarget, type StructTarget, type Target } from './targets';
+
+export interface UnmarshalOptions {
+  disallowUnknownFields: boolean;
+  disallowDuplicateFields: boolean;
+}
+
+/** An unknown or duplicate field: `unknown field "spec.foo"`. */
+export interface StrictIssue {
+  kind: 'unknown' | 'duplicate';
+  /** apimachinery field path: spec.template.spec.containers[0].foo */
+  path: string;
+  message: string;
+}
+
+export interface UnmarshalError {
+  message: string;
+  /** Where it happened, as a field path with list indexes (Go's own message has none). */
+  path: string;
+}
+
+export interface UnmarshalResult {
+  value: JsonValue | undefined;
+  error?: UnmarshalError;
+  strict: StrictIssue[];
+}
+
+const KEEP = Symbol('keep');
+type Out = JsonValue | undefined | typeof KEEP;
+
+/** sigs.k8s.io/json keeps at most this many strict errors. */
+const MAX_STRICT = 100;
+const JSON_SCHEMA_PROPS = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps';
+
+class Fatal {
+  constructor(
+    readonly message: string,
+    readonly path?: string,
+  ) {}
+}
+
+export function unmarshal(node: SourceNode, schema: SchemaNode, options: UnmarshalOptions): UnmarshalResult {
+  return new Decoder(options, schema).run(node, targetFor(schema, undefined));
+}
+
+class Decoder {
+  private readonly fieldStack: string[] = [];
+  private structName = '';
+  private readonly path: Array<string | number> = [];
+  private saved?: UnmarshalError;
+  private readonly strict: StrictIssue[] = [];
+  private readonly seenStrict = new Set<string>();
+
+  constructor(
+    private readonly options: UnmarshalOptions,
+    private readonly root: SchemaNode,
+  ) {}
+
+  run(node: SourceNode, target: Target): UnmarshalResult {
+    try {
+      const out = this.value(node, target, undefined);
+      const value = out === KEEP ? undefined : out;
+      return this.saved ? { value, error: this.saved, strict: [] } : { value, strict: this.strict };
+    } catch (e) {
+      if (!(e instanceof Fatal)) throw e;
+      return { value: undefined, error: { message: e.message, path: e.path ?? this.pathString() }, strict: [] };
+    }
+  }
+
+  private value(node: SourceNode, t: Target, existing: JsonValue | undefined): Out {
+    if (t.kind === 'custom') {
+      if (node.kind === 'null' && t.pointer) return undefined;
+      return this.custom(node, t.custom);
+    }
+    switch (node.kind) {
+      case 'null':
+        if (t.pointer || t.kind === 'map' || t.kind === 'slice' || t.kind === 'bytes') return undefined;
+        return t.kind === 'any' ? null : KEEP;
+      case 'bool':
+        if (t.kind === 'bool' || t.kind === 'any') return node.value;
+        return this.typeError('bool', t);
+      case 'number':
+        return this.number(node.text, node.value, t);
+      case 'string':
+        if (t.kind === 'string' || t.kind === 'any') return node.value;
+        if (t.kind === 'bytes') {
+          const decoded = decodeGoBase64(node.value);
+          if (decoded.ok) return Buffer.from(decoded.bytes).toString('base64');
+          this.save(decoded.error);
+          return KEEP;
+        }
+        return this.typeError('string', t);
+      case 'object':
+        if (t.kind === 'struct') return this.struct(node, t, existing);
+        if (t.kind === 'map') return this.map(node, t, existing);
+        if (t.kind === 'any') return this.any(node);
+        return this.typeError('object', t);
+      case 'array':
+        if (t.kind === 'slice') return this.slice(node.items, t, existing);
+        if (t.kind === 'bytes' && node.items.every((i) => i.kind === 'number')) {
+          const byte = targetFor(undefined, 'uint8');
+          const bytes = node.items.map((item, i) => this.indexed(i, () => this.value(item, byte, undefined)));
+          return Buffer.from(bytes.map((b) => (typeof b === 'number' ? b : 0))).toString('base64');
+        }
+        if (t.kind === 'any') return this.any(node);
+        return this.typeError('array', t);
+    }
+  }
+
+  private number(text: string, value: number, t: Target): Out {
+    switch (t.kind) {
+      case 'int': {
+        if (!/^-?\d+$/.test(text)) return this.typeError(`number ${text}`, t);
+        const n = BigInt(text);
+        const min = t.unsigned ? 0n : -(2n ** BigInt(t.bits - 1));
+        const max = t.unsigned ? 2n ** BigInt(t.bits) - 1n : 2n ** BigInt(t.bits - 1) - 1n;
+        if (n < min || n > max) return this.typeError(`number ${text}`, t);
+        return Number(n);
+      }
+      case 'float': {
+        const limit = t.bits === 32 ? 3.4028234663852886e38 : Number.MAX_VALUE;
+        if (!Number.isFinite(value) || Math.abs(value) > limit) return this.typeError(`number ${text}`, t);
+        return value;
+      }
+      case 'any':
+        return value;
+      default:
+        return this.typeError('number', t);
+    }
+  }
+
+  private struct(node: ObjectNode, t: StructTarget, existing: JsonValue | undefined): JsonObject {
+    const out: JsonObject = isObject(existing) ? { ...existing } : {};
+    const seen = new Set<string>();
+    const stackDepth = this.fieldStack.length;
+    const outerStruct = this.structName;
+    for (const entry of node.entries) {
+      const goType = t.go ? t.go.fields[entry.key] : undefined;
+      const known = t.go ? goType !== undefined : t.schema.properties?.[entry.key] !== undefined;
+      this.path.push(entry.key);
+      if (!known) {
+        if (this.options.disallowUnknownFields) this.strictIssue('unknown');
+      } else {
+        if (this.options.disallowDuplicateFields) {
+          if (seen.has(entry.key)) this.strictIssue('duplicate');
+          seen.add(entry.key);
+        }
+        this.fieldStack.push(entry.key);
+        this.structName = t.name;
+        const child = targetFor(t.schema.properties?.[entry.key], goType);
+        assign(out, entry.key, this.value(entry.value, child, out[entry.key]));
+        this.fieldStack.length = stackDepth;
+        this.structName = outerStruct;
+      }
+      this.path.pop();
+    }
+    return out;
+  }
+
+  private map(node: ObjectNode, t: CollectionTarget, existing: JsonValue | undefined): JsonObject {
+    const out: JsonObject = isObject(existing) ? { ...existing } : {};
+    const seen = new Set<string>();
+    for (const entry of node.entries) {
+      this.path.push(entry.key);
+      if (this.options.disallowDuplicateFields) {
+        if (seen.has(entry.key)) this.strictIssue('duplicate');
+        seen.add(entry.key);
+      }
+      const v = this.value(entry.value, t.elem, undefined);
+      out[entry.key] = v === KEEP || v === undefined ? zeroValue(t.elem) : v;
+      this.path.pop();
+    }
+    return out;
+  }
+
+  private slice(items: SourceNode[], t: CollectionTarget, existing: JsonValue | undefined): JsonValue[] {
+    // Go decodes into the elements already there: a repeated list field merges by index.
+    const before = Array.isArray(existing) ? existing : [];
+    return items.map((item, i) =>
+      this.indexed(i, () => {
+        const v = this.value(item, t.elem, before[i]);
+        if (v === KEEP) return before[i] ?? zeroValue(t.elem);
+        return v === undefined ? null : v;
+      }),
+    );
+  }
+
+  /** map[string]interface{} and []interface{}: kept as written, duplicates still reported. */
+  private any(node: SourceNode): JsonValue {
+    if (node.kind === 'object') {
+      const out: JsonObject = {};
+      const seen = new Set<string>();
+      for (const entry of node.entries) {
+        this.path.push(entry.key);
+        if (this.options.disallowDuplicateFields) {
+          if (seen.has(entry.key)) this.strictIssue('duplicate');
+          seen.add(entry.key);
+        }
+        out[entry.key] = this.any(entry.value);
+        this.path.pop();
+      }
+      return out;
+    }
+    if (node.kind === 'array') return node.items.map((item, i) => this.indexed(i, () => this.any(item)));
+    return toJsonValue(node);
+  }
+
+  private indexed<T>(i: number, f: () => T): T {
+    this.path.push(i);
+    try {
+      return f();
+    } finally {
+      this.path.pop();
+    }
+  }
+
+  private custom(node: SourceNode, kind: Extract<Target, { kind: 'custom' }>['custom']): Out {
+    switch (kind) {
+      case 'quantity': {
+        if (node.kind === 'null') return '0';
+        const text = node.kind === 'string' ? node.value : node.kind === 'number' ? node.text : JSON.stringify(toJsonValue(node));
+        const q = parseQuantity(text.trim());
+        if (q instanceof QuantityParseError) throw this.fatal(q.message);
+        return q.toString();
+      }
+      case 'intstr':
+        if (node.kind === 'string') return node.value;
+        if (node.kind === 'null') return 0;
+        if (node.kind === 'number' && /^-?\d+$/.test(node.text) && node.value >= -(2 ** 31) && node.value < 2 ** 31) return node.value;
+        throw this.fatal(`json: cannot unmarshal ${node.kind === 'number' ? `number ${node.text}` : node.kind} into Go value of type int32`);
+      case 'time':
+      case 'microtime': {
+        if (node.kind === 'null') return null;
+        if (node.kind !== 'string') throw this.fatal(`json: cannot unmarshal ${node.kind} into Go value of type string`);
+        const parsed = parseGoTime(kind === 'time' ? RFC3339 : RFC3339_MICRO, node.value);
+        if (!parsed.ok) throw this.fatal(parsed.error);
+        return parsed.text;
+      }
+      case 'raw':
+        return node.kind === 'null' ? undefined : toJsonValue(node);
+      case 'schemaOrBool':
+        if (node.kind === 'bool') return node.value;
+        if (node.kind === 'object') return this.nested(node, JSON_SCHEMA_PROPS, undefined);
+        throw this.fatal('boolean or JSON schema expected');
+      case 'schemaOrArray':
+        if (node.kind === 'object') return this.nested(node, JSON_SCHEMA_PROPS, undefined);
+        if (node.kind === 'array') return this.nested(node, JSON_SCHEMA_PROPS, `[]${printedDefinition(JSON_SCHEMA_PROPS)}`);
+        return undefined;
+      case 'schemaOrStringArray':
+        if (node.kind === 'object') return this.nested(node, JSON_SCHEMA_PROPS, undefined);
+        if (node.kind === 'array') return this.nested(node, undefined, '[]string');
+        return undefined;
+    }
+  }
+
+  /** A json.Unmarshal inside an UnmarshalJSON: not strict, its own error context, errors fatal. */
+  private nested(node: SourceNode, definition: string | undefined, goType: string | undefined): JsonValue | undefined {
+    const schema = definition ? findDefinition(this.root, definition) : undefined;
+    const target: Target =
+      schema && goType ? { kind: 'slice', type: goType, pointer: false, elem: targetFor(schema, undefined) } : targetFor(schema, goType);
+    const result = new Decoder({ disallowUnknownFields: false, disallowDuplicateFields: false }, this.root).run(node, target);
+    if (result.error) {
+      const inner = result.error.path;
+      const outer = this.pathString();
+      throw new Fatal(result.error.message, inner === '' ? outer : inner.startsWith('[') ? outer + inner : `${outer}.${inner}`);
+    }
+    return result.value;
+  }
+
+  /** An error from a type's own UnmarshalJSON: it ends decoding, here. */
+  private fatal(message: string): Fatal {
+    return new Fatal(message, this.pathString());
+  }
+
+  private typeError(value: string, t: Target): typeof KEEP {
+    const message =
+      this.structName !== '' || this.fieldStack.length > 0
+        ? `json: cannot unmarshal ${value} into Go struct field ${this.structName}.${this.fieldStack.join('.')} of type ${t.type}`
+        : `json: cannot unmarshal ${value} into Go value of type ${t.type}`;
+    this.save(message);
+    return KEEP;
+  }
+
+  private save(message: string): void {
+    if (!this.saved) this.saved = { message, path: this.pathString() };
+  }
+
+  private strictIssue(kind: StrictIssue['kind']): void {
+    const path = this.pathString();
+    const message = `${kind} field ${goQuote(path)}`;
+    if (this.strict.length >= MAX_STRICT || this.seenStrict.has(message)) return;
+    this.seenStrict.add(message);
+    this.strict.push({ kind, path, message });
+  }
+
+  private pathString(): string {
+    let s = '';
+    for (const p of this.path) s += typeof p === 'number' ? `[${p}]` : s === '' ? p : `.${p}`;
+    return s;
+  }
+}
+
+function assign(out: JsonObject, key: string, v: Out): void {
+  if (v === KEEP) return;
+  if (v === undefined) delete out[key];
+  else out[key] = v;
+}
+
+/** The compiled node of a definition reachable from `root` (JSONSchemaProps inside a CRD). */
+function findDefinition(root: SchemaNode, definition: string): SchemaNode | undefined {
+  const seen = new Set<SchemaNode>();
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (node.definition === definition && node.properties) return node;
+    for (const child of Object.values(node.properties ?? {})) stack.push(child);
+    if (node.items) stack.push(node.items);
+    if (typeof node.additionalProperties === 'object') stack.push(node.additionalProperties);
+  }
+  return undefined;
+}
