@@ -3,8 +3,6 @@
  * tags, so the message shows encoding/json of the struct with Go field names in declaration
  * order, nil pointers as null. These renderers rebuild that from the v1 JSON.
  */
-import { GoValue } from '../../../api/field';
-import { goJson } from '../../../api/gofmt';
 import { isSet, obj, str, type Obj } from './json';
 
 type Fields = [string, unknown][];
@@ -16,10 +14,6 @@ const ptrStruct = (v: unknown, render: (o: Obj) => Map<string, unknown>): unknow
   return o ? render(o) : null;
 };
 const list = (v: unknown): unknown => (Array.isArray(v) ? v : null);
-
-export function goStruct(value: Map<string, unknown>): GoValue {
-  return new GoValue(goJson(value));
-}
 
 const profile = (o: Obj): Map<string, unknown> => struct([['Type', str(o['type'])], ['LocalhostProfile', ptr(o['localhostProfile'])]]);
 

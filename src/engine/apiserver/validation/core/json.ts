@@ -65,11 +65,6 @@ export function entries(v: unknown): [string, JsonValue | undefined][] {
     .map((k) => [k, o[k]]);
 }
 
-export function keyCount(v: unknown): number {
-  const o = obj(v);
-  return o ? Object.keys(o).length : 0;
-}
-
 /** Go's zero value: absent, null, "", 0, false, or an empty list, map or struct. */
 export function isZero(v: unknown): boolean {
   if (v === undefined || v === null || v === '' || v === 0 || v === false) return true;

@@ -2,7 +2,7 @@
  * Validation of the individual volume source types, shared by pod volumes and (for the
  * persistent kinds) PersistentVolume specs.
  */
-import { forbidden, invalid, notSupported, required, tooLong, type ErrorList, type Path } from '../../../api/field';
+import { invalid, notSupported, required, tooLong, type ErrorList, type Path } from '../../../api/field';
 import { isDNS1123Subdomain, inclusiveRangeError, nameIsDNSSubdomain, validateNamespaceName } from '../../../api/names';
 import { validateDNS1123Label, validateDNS1123Subdomain } from './formats';
 import { arr, entries, int, isSet, num, obj, str, type Obj } from './json';
@@ -317,8 +317,4 @@ export function validateSecretVolumeSource(s: Obj, fldPath: Path): ErrorList {
 
 export function validateConfigMapVolumeSource(c: Obj, fldPath: Path): ErrorList {
   return validateItemsVolumeSource(c, 'name', fldPath);
-}
-
-export function validateMoreThanOneVolumeType(fldPath: Path): ErrorList {
-  return [forbidden(fldPath, 'may not specify more than 1 volume type')];
 }
