@@ -1,0 +1,97 @@
+/**
+ * The FieldsV1 encoding of a field set, as managedFields carry it: a nested object keyed by
+ * serialized path elements, "." marking a path that is itself in the set when it also has
+ * children. Keys are emitted in element order (the order kube-apiserver writes), so callers
+ * that serialize the object must keep insertion order.
+ */
+import { goAtoi } from '../../patch/atoi';
+import type { JsonObject, JsonValue } from '../../../api/types';
+import { isObject } from '../../../api/types';
+import type { PathElement } from './element';
+import { compareElements, field, index, keyElement, serializeElement, valueElement } from './element';
+import { FieldSet } from './set';
+
+export function toFieldsV1(set: FieldSet): JsonObject {
+  return emit(set, false);
+}
+
+function emit(set: FieldSet, includeSelf: boolean): JsonObject {
+  const out: JsonObject = {};
+  if (includeSelf && (set.members.length > 0 || set.children.length > 0)) out['.'] = {};
+  let mi = 0;
+  let ci = 0;
+  const { members, children } = set;
+  while (mi < members.length || ci < children.length) {
+    const c = mi >= members.length ? 1 : ci >= children.length ? -1 : compareElements(members[mi]!, children[ci]!.pe);
+    if (c < 0) out[serializeElement(members[mi++]!)] = {};
+    else if (c > 0) {
+      const child = children[ci++]!;
+      out[serializeElement(child.pe)] = emit(child.set, false);
+    } else {
+      const child = children[ci++]!;
+      mi++;
+      out[serializeElement(child.pe)] = emit(child.set, true);
+    }
+  }
+  return out;
+}
+
+export class FieldsV1Error extends Error {}
+
+/** Set.FromJSON; keys with an unknown element type are skipped, as upstream does. */
+export function fromFieldsV1(obj: JsonValue): FieldSet {
+  return read(obj).set;
+}
+
+function read(obj: JsonValue): { set: FieldSet; isMember: boolean } {
+  if (!isObject(obj)) throw new FieldsV1Error(`ReadMapCB: expect { or n, but found ${JSON.stringify(obj)}`);
+  let isMember = false;
+  let set: FieldSet | undefined;
+  for (const [key, value] of Object.entries(obj)) {
+    if (value === undefined) continue;
+    if (key === '.') {
+      isMember = true;
+      continue;
+    }
+    const pe = deserializeElement(key);
+    if (!pe) continue;
+    const child = read(value);
+    set ??= FieldSet.EMPTY;
+    if (child.isMember) set = set.insert([pe]);
+    if (!child.set.empty()) set = set.union(FieldSet.fromSorted([], [{ pe, set: child.set }]));
+  }
+  return set === undefined ? { set: FieldSet.EMPTY, isMember: true } : { set, isMember };
+}
+
+/** DeserializePathElement; undefined for an unknown element type. */
+export function deserializeElement(s: string): PathElement | undefined {
+  if (s.length < 2) throw new FieldsV1Error('key must be 2 characters long:');
+  if (s[1] !== ':') throw new FieldsV1Error(`missing colon: ${s}`);
+  const rest = s.slice(2);
+  switch (s[0]) {
+    case 'f':
+      return field(rest);
+    case 'v':
+      return valueElement(parseJson(rest));
+    case 'k': {
+      const v = parseJson(rest);
+      if (!isObject(v)) throw new FieldsV1Error(`ReadObjectCB: expect { or n, but found ${rest.slice(0, 1)}`);
+      return keyElement(Object.entries(v).filter((e): e is [string, JsonValue] => e[1] !== undefined));
+    }
+    case 'i': {
+      const i = goAtoi(rest);
+      if (!i.ok) throw new FieldsV1Error(i.error);
+      return index(i.value);
+    }
+    default:
+      return undefined;
+  }
+}
+
+function parseJson(s: string): JsonValue {
+  try {
+    return JSON.parse(s) as JsonValue;
+  } catch (err) {
+    throw new FieldsV1Error((err as Error).message);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Shared pieces of the walkers over typed values (structured-merge-diff's typed package): which
+ * part of a schema atom a value takes, how a list item becomes a path element, and the errors
+ * with their path prefixes.
+ */
+import type { JsonObject, JsonValue } from '../../../api/types';
+import { isObject } from '../../../api/types';
+import { goQuote } from '../../../api/gofmt';
+import type { PathElement } from '../fieldpath/element';
+import { keyElement, valueElement } from '../fieldpath/element';
+import type { Atom, ListAtom, MapAtom, Scalar, TypeRef } from '../schema';
+import { resolve } from '../schema';
+
+/** The part of an atom a value takes; a value that fits none keeps the whole atom. */
+export type Deduced = { kind: 'map'; map: MapAtom } | { kind: 'scalar'; scalar: Scalar } | { kind: 'list'; list: ListAtom } | { kind: 'none' };
+
+export interface Typed {
+  atom: Atom;
+  part: 'map' | 'scalar' | 'list' | 'all';
+}
+
+/** deduceAtom: a scalar, list or map value selects that part of the atom when there is one. */
+export function deduce(ref: TypeRef, v: JsonValue | undefined): Typed {
+  const atom = resolve(ref);
+  if (v === undefined || v === null) return { atom, part: 'all' };
+  if (Array.isArray(v)) return { atom, part: atom.list ? 'list' : 'all' };
+  if (isObject(v)) return { atom, part: atom.map ? 'map' : 'all' };
+  return { atom, part: atom.scalar ? 'scalar' : 'all' };
+}
+
+/** handleAtom: maps first, then scalars, then lists. */
+export function handler(t: Typed): Deduced {
+  const { atom, part } = t;
+  if ((part === 'map' || part === 'all') && atom.map) return { kind: 'map', map: atom.map };
+  if ((part === 'scalar' || part === 'all') && atom.scalar) return { kind: 'scalar', scalar: atom.scalar };
+  if ((part === 'list' || part === 'all') && atom.list) return { kind: 'list', list: atom.list };
+  return { kind: 'none' };
+}
+
+export function sameAtom(a: Typed, b: Typed): boolean {
+  return a.atom === b.atom && a.part === b.part;
+}
+
+export class ValidationError {
+  constructor(
+    readonly path: string,
+    readonly message: string,
+  ) {}
+
+  withPrefix(prefix: string): ValidationError {
+    return new ValidationError(prefix + this.path, this.message);
+  }
+
+  toString(): string {
+    return this.path.length === 0 ? this.message : `${this.path}: ${this.message}`;
+  }
+}
+
+/** ValidationErrors.Error(). */
+export function errorsText(errs: readonly ValidationError[]): string {
+  if (errs.length === 1) return errs[0]!.toString();
+  return ['errors:', ...errs.map((e) => '  ' + e.toString())].join('\n');
+}
+
+/** A list value (null reads as no list); undefined with an error for anything else. */
+export function asList(v: JsonValue | undefined): JsonValue[] | undefined {
+  return Array.isArray(v) ? v : undefined;
+}
+
+export function asMap(v: JsonValue | undefined): JsonObject | undefined {
+  return isObject(v) ? v : undefined;
+}
+
+export type ItemKey = { ok: true; pe: PathElement } | { ok: false; error: string };
+
+/** listItemToPathElement for an associative list. */
+export function listItemKey(list: ListAtom, child: JsonValue): ItemKey {
+  if (list.relationship !== 'associative') return { ok: false, error: 'invalid indexing of non-associative list' };
+  if (list.keys.length > 0) return keyedItem(list, child);
+  if (isObject(child)) return { ok: false, error: "associative list without keys has an element that's a map type" };
+  if (Array.isArray(child)) return { ok: false, error: 'not supported: associative list with lists as elements' };
+  if (child === null) return { ok: false, error: "associative list without keys has an element that's an explicit null" };
+  return { ok: true, pe: valueElement(child) };
+}
+
+function keyedItem(list: ListAtom, child: JsonValue): ItemKey {
+  if (child === null) return { ok: false, error: 'associative list with keys may not have a null element' };
+  if (!isObject(child)) return { ok: false, error: 'associative list with keys may not have non-map elements' };
+  const fields: Array<[string, JsonValue]> = [];
+  for (const name of list.keys) {
+    const v = child[name];
+    if (v !== undefined) {
+      fields.push([name, v]);
+      continue;
+    }
+    const elem = resolve(list.element).map;
+    if (!elem) return { ok: false, error: `couldn't find default value for ${name}: associative list may not have non-map types` };
+    const def = elem.fields[name]?.default;
+    if (def !== undefined && def !== null) fields.push([name, def]);
+  }
+  if (fields.length === 0) {
+    const keys = '[' + list.keys.map((k) => goQuote(k)).join(' ') + ']';
+    return { ok: false, error: `associative list with keys has an element that omits all key fields ${keys} (and doesn't have default values for any key fields)` };
+  }
+  return { ok: true, pe: keyElement(fields) };
+}
