@@ -7,6 +7,7 @@ import type { BenchSuite } from './report';
 
 const suites: Record<string, () => Promise<{ default: BenchSuite }>> = {
   // Each suite adds itself here: name -> () => import('./<name>')
+  store: () => import('./store'),
 };
 
 async function main(): Promise<void> {

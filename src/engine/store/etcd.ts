@@ -75,28 +75,28 @@ class EtcdStore implements Store {
 
   range(r: RangeRequest): Promise<RangeResponse> {
     return this.request(() => {
-      checkGrpcSize((len) => rangeSize(r, len));
+      checkGrpcSize(rangeSize, r);
       return this.client.kv.range(codec.rangeRequest(r)).then(codec.rangeResponse);
     });
   }
 
   put(r: PutRequest): Promise<PutResponse> {
     return this.request(() => {
-      checkGrpcSize((len) => putSize(r, len));
+      checkGrpcSize(putSize, r);
       return this.client.kv.put(codec.putRequest(r)).then(codec.putResponse);
     }, revisionOf);
   }
 
   deleteRange(r: DeleteRangeRequest): Promise<DeleteRangeResponse> {
     return this.request(() => {
-      checkGrpcSize((len) => deleteRangeSize(r, len));
+      checkGrpcSize(deleteRangeSize, r);
       return this.client.kv.deleteRange(codec.deleteRangeRequest(r)).then(codec.deleteRangeResponse);
     }, revisionOf);
   }
 
   txn(r: TxnRequest): Promise<TxnResponse> {
     return this.request(() => {
-      checkGrpcSize((len) => txnSize(r, len));
+      checkGrpcSize(txnSize, r);
       return this.client.kv.txn(codec.txnRequest(r)).then(codec.txnResponse);
     }, revisionOf);
   }

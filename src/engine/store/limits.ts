@@ -40,17 +40,18 @@ const upperBound: Len = (s) => 3 * s.length;
  */
 const RAFT_HEADER_BYTES = 14;
 
-export function checkGrpcSize(size: (len: Len) => number): void {
-  if (size(upperBound) <= MAX_GRPC_MESSAGE_BYTES) return;
-  const exact = size(utf8Length);
+export type MessageSize<T> = (request: T, len: Len) => number;
+
+export function checkGrpcSize<T>(size: MessageSize<T>, request: T): void {
+  if (size(request, upperBound) <= MAX_GRPC_MESSAGE_BYTES) return;
+  const exact = size(request, utf8Length);
   if (exact > MAX_GRPC_MESSAGE_BYTES) throw grpcTooLarge(exact);
 }
 
 /** etcd's "request is too large" check on a write's raft entry. */
-export function checkRaftSize(size: (len: Len) => number): void {
-  const entry = (len: Len): number => RAFT_HEADER_BYTES + message(1, size(len));
-  if (entry(upperBound) <= MAX_REQUEST_BYTES) return;
-  if (entry(utf8Length) > MAX_REQUEST_BYTES) throw new StoreError('requestTooLarge');
+export function checkRaftSize<T>(size: MessageSize<T>, request: T): void {
+  if (RAFT_HEADER_BYTES + message(1, size(request, upperBound)) <= MAX_REQUEST_BYTES) return;
+  if (RAFT_HEADER_BYTES + message(1, size(request, utf8Length)) > MAX_REQUEST_BYTES) throw new StoreError('requestTooLarge');
 }
 
 function varint(n: number): number {

@@ -67,14 +67,16 @@ export class BPlusTree<V> {
     this.count++;
     if (leaf.keys.length <= MAX_SLOTS) return;
 
-    let split: { separator: string; right: Node<V> } = this.splitLeaf(leaf);
+    // Appending at a node's end (ascending keys: generated names, event timestamps) leaves the
+    // node full and starts a new one; anywhere else the node splits in half.
+    let split: { separator: string; right: Node<V> } = this.splitLeaf(leaf, i === leaf.keys.length - 1);
     for (let level = path.length - 1; level >= 0; level--) {
       const parent = path[level]!;
       const at = slots[level]!;
       parent.keys.splice(at, 0, split.separator);
       parent.children.splice(at + 1, 0, split.right);
       if (parent.children.length <= MAX_SLOTS) return;
-      split = this.splitBranch(parent);
+      split = this.splitBranch(parent, at + 1 === parent.children.length - 1);
     }
     this.root = new Branch([split.separator], [this.root, split.right]);
   }
@@ -150,20 +152,24 @@ export class BPlusTree<V> {
     return lo;
   }
 
-  private splitLeaf(leaf: Leaf<V>): { separator: string; right: Leaf<V> } {
-    const half = leaf.keys.length >> 1;
-    const right = new Leaf(leaf.keys.splice(half), leaf.values.splice(half));
+  private splitLeaf(leaf: Leaf<V>, atEnd: boolean): { separator: string; right: Leaf<V> } {
+    const at = atEnd ? leaf.keys.length - 1 : leaf.keys.length >> 1;
+    const right = new Leaf(leaf.keys.slice(at), leaf.values.slice(at));
+    // Fresh arrays rather than splice: a spliced array keeps its old capacity.
+    leaf.keys = leaf.keys.slice(0, at);
+    leaf.values = leaf.values.slice(0, at);
     right.next = leaf.next;
     leaf.next = right;
     return { separator: right.keys[0]!, right };
   }
 
-  private splitBranch(branch: Branch<V>): { separator: string; right: Branch<V> } {
-    const half = branch.children.length >> 1;
-    const children = branch.children.splice(half);
-    const keys = branch.keys.splice(half - 1);
-    const separator = keys.shift()!;
-    return { separator, right: new Branch(keys, children) };
+  private splitBranch(branch: Branch<V>, atEnd: boolean): { separator: string; right: Branch<V> } {
+    const at = atEnd ? branch.children.length - 1 : branch.children.length >> 1;
+    const right = new Branch(branch.keys.slice(at), branch.children.slice(at));
+    const separator = branch.keys[at - 1]!;
+    branch.keys = branch.keys.slice(0, at - 1);
+    branch.children = branch.children.slice(0, at);
+    return { separator, right };
   }
 
   /**

@@ -40,8 +40,8 @@ export function createMemoryStore(options: MemoryStoreOptions): Store {
 
 /**
  * The in-process etcd: requests pass the checks etcd's gRPC layer and raft make, in etcd's
- * order, then apply synchronously to the MVCC store; answers are settled promises. Watch
- * responses and lease expiry go through the virtual clock.
+ * order, then apply synchronously to the MVCC store (the methods are async only so that a
+ * refusal becomes a rejection). Watch responses and lease expiry go through the virtual clock.
  */
 class MemoryStore implements Store {
   readonly backend = 'memory' as const;
@@ -56,59 +56,54 @@ class MemoryStore implements Store {
     this.watchable = new WatchableStore(this.kv, clock);
   }
 
-  range(r: RangeRequest): Promise<RangeResponse> {
-    return this.run(() => {
-      checkGrpcSize((len) => rangeSize(r, len));
-      checkRange(r);
-      return applyRange(this.kv.read(), r);
-    });
+  async range(r: RangeRequest): Promise<RangeResponse> {
+    this.assertOpen();
+    checkGrpcSize(rangeSize, r);
+    checkRange(r);
+    return applyRange(this.kv.read(), r);
   }
 
-  put(r: PutRequest): Promise<PutResponse> {
-    return this.run(() => {
-      checkGrpcSize((len) => putSize(r, len));
-      checkPut(r);
-      checkRaftSize((len) => putSize(r, len));
-      if (r.lease && !this.lessor.has(r.lease)) throw new StoreError('leaseNotFound');
-      const txn = this.kv.write();
-      try {
-        return applyPut(txn, r);
-      } finally {
-        txn.end();
-      }
-    });
+  async put(r: PutRequest): Promise<PutResponse> {
+    this.assertOpen();
+    checkGrpcSize(putSize, r);
+    checkPut(r);
+    checkRaftSize(putSize, r);
+    if (r.lease && !this.lessor.has(r.lease)) throw new StoreError('leaseNotFound');
+    const txn = this.kv.write();
+    try {
+      return applyPut(txn, r);
+    } finally {
+      txn.end();
+    }
   }
 
-  deleteRange(r: DeleteRangeRequest): Promise<DeleteRangeResponse> {
-    return this.run(() => {
-      checkGrpcSize((len) => deleteRangeSize(r, len));
-      checkDeleteRange(r);
-      checkRaftSize((len) => deleteRangeSize(r, len));
-      const txn = this.kv.write();
-      try {
-        return applyDeleteRange(txn, r);
-      } finally {
-        txn.end();
-      }
-    });
+  async deleteRange(r: DeleteRangeRequest): Promise<DeleteRangeResponse> {
+    this.assertOpen();
+    checkGrpcSize(deleteRangeSize, r);
+    checkDeleteRange(r);
+    checkRaftSize(deleteRangeSize, r);
+    const txn = this.kv.write();
+    try {
+      return applyDeleteRange(txn, r);
+    } finally {
+      txn.end();
+    }
   }
 
-  txn(r: TxnRequest): Promise<TxnResponse> {
-    return this.run(() => {
-      checkGrpcSize((len) => txnSize(r, len));
-      checkTxn(r, MAX_TXN_OPS);
-      // Read-only txns are served without raft, so only writes meet the raft entry limit.
-      if (!isReadOnlyTxn(r)) checkRaftSize((len) => txnSize(r, len));
-      return applyTxn(this.kv, (id) => this.lessor.has(id), r);
-    });
+  async txn(r: TxnRequest): Promise<TxnResponse> {
+    this.assertOpen();
+    checkGrpcSize(txnSize, r);
+    checkTxn(r, MAX_TXN_OPS);
+    // Read-only txns are served without raft, so only writes meet the raft entry limit.
+    if (!isReadOnlyTxn(r)) checkRaftSize(txnSize, r);
+    return applyTxn(this.kv, (id) => this.lessor.has(id), r);
   }
 
-  compact(revision: number): Promise<CompactResponse> {
-    return this.run(() => {
-      this.kv.compact(revision);
-      this.watchable.compacted();
-      return { header: this.header() };
-    });
+  async compact(revision: number): Promise<CompactResponse> {
+    this.assertOpen();
+    this.kv.compact(revision);
+    this.watchable.compacted();
+    return { header: this.header() };
   }
 
   watch(request: WatchRequest, listener: WatchListener): Watch {
@@ -116,39 +111,38 @@ class MemoryStore implements Store {
     return this.watchable.watch(request, listener);
   }
 
-  leaseGrant(ttlSeconds: number, id?: number): Promise<LeaseGrantResponse> {
-    return this.run(() => {
-      const granted = this.lessor.grant(id ? id : this.lessor.unusedId(), ttlSeconds);
-      return { header: this.header(), ...granted };
-    });
+  async leaseGrant(ttlSeconds: number, id?: number): Promise<LeaseGrantResponse> {
+    this.assertOpen();
+    const granted = this.lessor.grant(id ? id : this.lessor.unusedId(), ttlSeconds);
+    return { header: this.header(), ...granted };
   }
 
-  leaseRevoke(id: number): Promise<ResponseHeader> {
-    return this.run(() => {
-      this.lessor.revoke(id);
-      return this.header();
-    });
+  async leaseRevoke(id: number): Promise<ResponseHeader> {
+    this.assertOpen();
+    this.lessor.revoke(id);
+    return this.header();
   }
 
-  leaseKeepAlive(id: number): Promise<LeaseKeepAliveResponse> {
-    return this.run(() => ({ header: this.header(), id, ttl: this.lessor.renew(id) }));
+  async leaseKeepAlive(id: number): Promise<LeaseKeepAliveResponse> {
+    this.assertOpen();
+    return { header: this.header(), id, ttl: this.lessor.renew(id) };
   }
 
-  leaseTimeToLive(id: number, keys = false): Promise<LeaseTimeToLiveResponse> {
-    return this.run(() => {
-      const lease = this.lessor.timeToLive(id);
-      if (!lease) return { header: this.header(), id, ttl: -1, grantedTtl: 0, keys: [] };
-      return { header: this.header(), id, ttl: lease.ttl, grantedTtl: lease.grantedTtl, keys: keys ? lease.keys : [] };
-    });
+  async leaseTimeToLive(id: number, keys = false): Promise<LeaseTimeToLiveResponse> {
+    this.assertOpen();
+    const lease = this.lessor.timeToLive(id);
+    if (!lease) return { header: this.header(), id, ttl: -1, grantedTtl: 0, keys: [] };
+    return { header: this.header(), id, ttl: lease.ttl, grantedTtl: lease.grantedTtl, keys: keys ? lease.keys : [] };
   }
 
-  status(): Promise<StoreStatus> {
-    return this.run(() => ({
+  async status(): Promise<StoreStatus> {
+    this.assertOpen();
+    return {
       revision: this.kv.currentRev,
       // Reads fail below the compaction revision; compacting at 0 or 1 makes none fail.
       compactRevision: this.kv.compactRev > 1 ? this.kv.compactRev : 0,
       keys: this.kv.liveKeys,
-    }));
+    };
   }
 
   async close(): Promise<void> {
@@ -167,15 +161,6 @@ class MemoryStore implements Store {
     const txn = this.kv.write();
     for (const key of keys) txn.deleteRange(key, undefined);
     txn.end();
-  }
-
-  private run<T>(body: () => T): Promise<T> {
-    try {
-      this.assertOpen();
-      return Promise.resolve(body());
-    } catch (err) {
-      return Promise.reject(err);
-    }
   }
 
   private assertOpen(): void {

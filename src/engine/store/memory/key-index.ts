@@ -16,8 +16,6 @@ export function isTombstone(kv: KeyValue): boolean {
  */
 export class KeyIndex {
   private revs: KeyValue[];
-  /** Whether the tree index has this key on its list of histories for the next compaction. */
-  queued = false;
 
   constructor(first: KeyValue) {
     this.revs = [first];

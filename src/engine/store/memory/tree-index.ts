@@ -1,31 +1,39 @@
 import type { KeyValue } from '../types';
 import { BPlusTree } from './btree';
-import { KeyIndex } from './key-index';
+import { KeyIndex, isTombstone } from './key-index';
 import { KeyOrder } from './key-order';
 
 /**
- * The ordered key index (etcd's treeIndex): key -> KeyIndex in a B+tree, for point reads and
- * range scans at any retained revision.
+ * The key index (etcd's treeIndex): key -> history, in a B+tree for range scans and in a hash
+ * map for point reads (a tree descent over a million keys costs ~20 cache-missing string
+ * comparisons). Most keys have a single live record, held bare; a KeyIndex appears only once
+ * a key has history.
  */
+type Entry = KeyValue | KeyIndex;
+
+function recordAt(entry: Entry, rev: number): KeyValue | undefined {
+  if (entry instanceof KeyIndex) return entry.at(rev);
+  return entry.modRevision <= rev ? entry : undefined;
+}
+
 export class TreeIndex {
   private readonly order = new KeyOrder();
-  private readonly tree = new BPlusTree<KeyIndex>(this.order.compare);
-  /** Keys with more than one record: the only ones a compaction has to look at. */
+  private readonly tree = new BPlusTree<Entry>(this.order.compare);
+  private readonly byKey = new Map<string, Entry>();
+  /** Every KeyIndex in the tree (keys with history): all a compaction has to look at. */
   private withHistory: KeyIndex[] = [];
 
   readonly compare = this.order.compare;
 
-  get size(): number {
-    return this.tree.size;
-  }
-
   /** The key's newest record, live or tombstone, if the index holds the key. */
   latest(key: string): KeyValue | undefined {
-    return this.tree.get(key)?.latest;
+    const entry = this.byKey.get(key);
+    return entry instanceof KeyIndex ? entry.latest : entry;
   }
 
   get(key: string, rev: number): KeyValue | undefined {
-    return this.tree.get(key)?.at(rev);
+    const entry = this.byKey.get(key);
+    return entry && recordAt(entry, rev);
   }
 
   /**
@@ -35,25 +43,26 @@ export class TreeIndex {
   range(key: string, end: string, rev: number, visit: (kv: KeyValue) => boolean | void): void {
     const bounded = end !== '';
     const compare = this.compare;
-    this.tree.scan(key, (k, index) => {
+    this.tree.scan(key, (k, entry) => {
       if (bounded && compare(k, end) >= 0) return false;
-      const kv = index.at(rev);
+      const kv = recordAt(entry, rev);
       return kv ? visit(kv) : true;
     });
   }
 
   /** Records a put or a tombstone as the key's newest record. */
   append(kv: KeyValue): void {
-    const index = this.tree.get(kv.key);
-    if (!index) {
+    const entry = this.byKey.get(kv.key);
+    if (!entry) {
       this.order.admit(kv.key);
-      this.tree.set(kv.key, new KeyIndex(kv));
-      return;
-    }
-    index.append(kv);
-    if (!index.queued) {
-      index.queued = true;
+      this.store(kv.key, kv);
+    } else if (entry instanceof KeyIndex) {
+      entry.append(kv);
+    } else {
+      const index = new KeyIndex(entry);
+      index.append(kv);
       this.withHistory.push(index);
+      this.store(kv.key, index);
     }
   }
 
@@ -64,12 +73,19 @@ export class TreeIndex {
       const key = index.latest.key;
       if (index.compact(rev)) {
         this.tree.delete(key);
+        this.byKey.delete(key);
       } else if (index.hasHistory) {
         still.push(index);
       } else {
-        index.queued = false;
+        // Back to a bare record: the one left is live (a tombstone never stands alone).
+        if (!isTombstone(index.latest)) this.store(key, index.latest);
       }
     }
     this.withHistory = still;
+  }
+
+  private store(key: string, entry: Entry): void {
+    this.tree.set(key, entry);
+    this.byKey.set(key, entry);
   }
 }
