@@ -96,7 +96,7 @@ function validateSpec(spec: Obj, oldSpec: Obj | undefined, fldPath: Path): Error
 
 /** The spec with the fields an update may change taken from the old object. */
 function frozenSpec(spec: Obj, old: Obj): Obj {
-  const mutable = ['replicas', 'template', 'updateStrategy', 'minReadySeconds', 'ordinals', 'persistentVolumeClaimRetentionPolicy'];
+  const mutable = ['replicas', 'template', 'updateStrategy', 'minReadySeconds', 'ordinals', 'persistentVolumeClaimRetentionPolicy', 'revisionHistoryLimit'];
   const out: Obj = { ...spec };
   for (const f of mutable) out[f] = old[f];
   return out;
@@ -132,7 +132,7 @@ registerValidator('apps', 'StatefulSet', {
       errs.push(
         forbidden(
           Path.root('spec'),
-          "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+          "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
         ),
       );
     }

@@ -205,6 +205,9 @@ function validateScalingRules(rules: unknown, fldPath: Path): ErrorList {
   if (window !== undefined && window > maxStabilizationWindowSeconds) {
     errs.push(invalid(fldPath.child('stabilizationWindowSeconds'), window, `must be less than or equal to ${maxStabilizationWindowSeconds}`));
   }
+  // HPAConfigurableTolerance (beta in 1.35): a per-direction tolerance that may not be negative.
+  const tolerance = quantity(r['tolerance']);
+  if (tolerance && tolerance.sign() < 0) errs.push(invalid(fldPath.child('tolerance'), tolerance.toString(), 'must be greater than or equal to zero'));
   const select = r['selectPolicy'];
   if (typeof select === 'string' && !validSelectPolicies.includes(select)) errs.push(notSupported(fldPath.child('selectPolicy'), select, validSelectPolicies));
   const policies = objs(r['policies']);
