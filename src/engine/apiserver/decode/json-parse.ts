@@ -13,7 +13,7 @@ export interface JsonSyntaxError {
   offset: number;
 }
 
-export type JsonParseResult = { node: SourceNode } | { error: JsonSyntaxError };
+export type JsonParseResult = { node: SourceNode; end: number } | { error: JsonSyntaxError };
 
 type Frame = { node: ObjectNode; key?: { key: string; keySpan: SourceSpan } } | { node: ArrayNode };
 
@@ -46,8 +46,12 @@ function isHex(c: number): boolean {
   return isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 }
 
-export function parseJson(text: string, maxDepth: number): JsonParseResult {
-  let i = 0;
+/**
+ * One JSON value from `start`. A body must hold exactly one; a manifest stream may hold several,
+ * one after another (`stream`), and `end` is where the next begins.
+ */
+export function parseJson(text: string, maxDepth: number, start = 0, stream = false): JsonParseResult {
+  let i = start;
   const n = text.length;
   const stack: Frame[] = [];
 
@@ -219,8 +223,8 @@ export function parseJson(text: string, maxDepth: number): JsonParseResult {
       const frame = stack[stack.length - 1];
       if (!frame) {
         skipSpace();
-        if (i < n) fail('after top-level value');
-        return { node: value };
+        if (i < n && !stream) fail('after top-level value');
+        return { node: value, end: i };
       }
       if (frame.node.kind === 'object') {
         const f = frame as { node: ObjectNode; key?: { key: string; keySpan: SourceSpan } };

@@ -22,8 +22,8 @@ export interface YamlProblem {
 
 /** A key repeated in one mapping (merged keys count), as go-yaml's strict mode reports them. */
 export interface YamlDuplicate {
-  /** JSON-pointer segments of the mapping holding the key. */
-  path: string[];
+  /** Keys and list indexes down to the mapping holding the key. */
+  path: Array<string | number>;
   key: string;
   /** The key as go-yaml prints it with %#v: "replicas" quoted, numbers and booleans bare. */
   goKey: string;
@@ -121,7 +121,7 @@ class Converter {
     private readonly duplicates: YamlDuplicate[],
   ) {}
 
-  convert(node: YamlNode, depth: number, path: string[]): SourceNode {
+  convert(node: YamlNode, depth: number, path: Array<string | number>): SourceNode {
     if (isAlias(node)) return this.alias(node, depth);
     const anchor = node.anchor;
     if (anchor) this.anchors.set(anchor, 'pending');
@@ -153,7 +153,9 @@ class Converter {
 
   private scalar(node: Scalar): SourceNode {
     const s = span(node);
-    const text = String(node.value ?? '');
+    // The yaml library itself resolves a few explicit tags (!!binary to bytes, !!timestamp to a Date).
+    if (node.value instanceof Uint8Array) return { kind: 'string', value: Buffer.from(node.value).toString('utf8'), ...s };
+    const text = typeof node.value === 'string' ? node.value : (node.source ?? String(node.value ?? ''));
     let r: Resolved;
     if (node.tag) {
       const tagged = resolveTagged(node.tag, text);
@@ -176,7 +178,7 @@ class Converter {
     }
   }
 
-  private map(node: YAMLMap, depth: number, path: string[]): ObjectNode {
+  private map(node: YAMLMap, depth: number, path: Array<string | number>): ObjectNode {
     const out: ObjectNode = { kind: 'object', entries: [], ...span(node) };
     const seen = new Set<string>();
     const add = (entry: SourceEntry, keyId: string, goKey: string) => {
@@ -201,7 +203,7 @@ class Converter {
   }
 
   /** go-yaml v2's `<<`: a mapping, an alias of one, or a sequence of them, later ones first. */
-  private merged(value: YamlNode | null, keyNode: YamlNode, depth: number, path: string[]): SourceEntry[] {
+  private merged(value: YamlNode | null, keyNode: YamlNode, depth: number, path: Array<string | number>): SourceEntry[] {
     const wantMap = () => new Fail({ message: 'yaml: map merge requires map or sequence of maps as the value', ...span(value ?? keyNode) });
     if (!value) throw wantMap();
     const sources = isSeq(value) ? [...(value.items as YamlNode[])].reverse() : [value];
@@ -233,8 +235,8 @@ class Converter {
     return { key, id: `${resolved.kind[0]}:${key}`, goKey, keySpan };
   }
 
-  private seq(node: YAMLSeq, depth: number, path: string[]): SourceNode {
-    const items = (node.items as YamlNode[]).map((item, i) => this.convert(item, depth + 1, [...path, String(i)]));
+  private seq(node: YAMLSeq, depth: number, path: Array<string | number>): SourceNode {
+    const items = (node.items as YamlNode[]).map((item, i) => this.convert(item, depth + 1, [...path, i]));
     return { kind: 'array', items, ...span(node) };
   }
 

@@ -1,0 +1,207 @@
+/**
+ * Manifest files as kubectl reads them, for the CLI and the language server: documents split on
+ * `---` (or a stream of JSON objects), YAML 1.1 scalars, the last of repeated keys, empty
+ * documents skipped; and kubectl's own checks before anything is sent (apiVersion and kind set).
+ * Every document keeps its parse tree, so any field path an error names can be pointed at.
+ */
+import { goQuote } from '../../api/gofmt';
+import type { JsonObject } from '../../api/types';
+import { jsonPointer, parseFieldPath } from './field-path';
+import { parseJson } from './json-parse';
+import { LineIndex, type SourceRange } from './line-index';
+import { ETCD_MAX_REQUEST_BYTES, MAX_DEPTH, MAX_MANIFEST_BYTES, MAX_NODES, MAX_REQUEST_BODY_BYTES } from './limits';
+import { toJsonValue, type SourceNode, type SourceSpan } from './source';
+import { parseYamlDocuments } from './yaml-parse';
+
+export interface NodePosition {
+  /** The key naming the value, where there is one (not for list items or the document). */
+  key?: SourceRange;
+  value: SourceRange;
+}
+
+export interface ManifestProblem {
+  /** The error as kubectl prints it for this document, without the file name. */
+  message: string;
+  /** The same, as kubectl prints it with the file name. */
+  kubectl: string;
+  range: SourceRange;
+}
+
+export interface DuplicateKey {
+  /** apimachinery field path of the repeated key. */
+  path: string;
+  range: SourceRange;
+}
+
+export interface ManifestDocument {
+  /** Position among the file's non-empty documents, from 0. */
+  index: number;
+  fileName: string;
+  range: SourceRange;
+  /** Every key as written, duplicates included; absent when the document could not be parsed. */
+  node?: SourceNode;
+  /** The object kubectl sends for this document; absent when it has errors. */
+  object?: JsonObject;
+  errors: ManifestProblem[];
+  /** Keys repeated in one mapping: kubectl keeps the last silently, so these are only warnings. */
+  duplicates: DuplicateKey[];
+  readonly lines: LineIndex;
+}
+
+const STOP_VALIDATE = 'if you choose to ignore these errors, turn validation off with --validate=false';
+
+export function parseManifest(text: string, fileName = '<stdin>'): ManifestDocument[] {
+  const lines = new LineIndex(text);
+  if (Buffer.byteLength(text, 'utf8') > MAX_MANIFEST_BYTES) {
+    const message = `file is larger than ${MAX_MANIFEST_BYTES} bytes`;
+    return [{ index: 0, fileName, range: lines.range(0, 0), errors: [{ message, kubectl: `error reading ${fileName}: ${message}`, range: lines.range(0, 0) }], duplicates: [], lines }];
+  }
+  const raw = /^\s*\{/.test(text) ? jsonDocuments(text, fileName, lines) : yamlDocuments(text, fileName, lines);
+  const docs = raw.filter((d) => d.errors.length > 0 || (d.node !== undefined && d.node.kind !== 'null'));
+  docs.forEach((d, i) => {
+    d.index = i;
+    if (d.errors.length === 0 && d.node) check(d);
+  });
+  return docs;
+}
+
+function jsonDocuments(text: string, fileName: string, lines: LineIndex): ManifestDocument[] {
+  const docs: ManifestDocument[] = [];
+  let at = 0;
+  while (at < text.length && /\S/.test(text.slice(at))) {
+    const parsed = parseJson(text, MAX_DEPTH, at, true);
+    if ('error' in parsed) {
+      const { message, offset } = parsed.error;
+      const range = lines.range(offset, Math.min(offset + 1, text.length));
+      docs.push(doc(fileName, lines, lines.range(at, text.length), [{ message, kubectl: `error parsing ${fileName}: ${message}`, range }]));
+      break;
+    }
+    docs.push(doc(fileName, lines, lines.range(parsed.node.start, parsed.node.end), [], parsed.node));
+    at = parsed.end;
+  }
+  return docs;
+}
+
+function yamlDocuments(text: string, fileName: string, lines: LineIndex): ManifestDocument[] {
+  return parseYamlDocuments(text, { maxDepth: MAX_DEPTH, maxNodes: MAX_NODES }).map((y) => {
+    const errors = y.errors.map((p) => {
+      // go-yaml counts lines from the start of each document kubectl hands it, after the `---`.
+      const first = lines.position(y.start).line + (text.startsWith('---', y.start) ? 1 : 0);
+      const line = lines.position(p.start).line - first + 1;
+      const core = /^(yaml|json): /.test(p.message) ? p.message : `yaml: line ${line}: ${p.message}`;
+      const message = `error converting YAML to JSON: ${core}`;
+      return { message, kubectl: `error parsing ${fileName}: ${message}`, range: lines.range(p.start, Math.max(p.end, p.start + 1)) };
+    });
+    const d = doc(fileName, lines, lines.range(y.start, y.end), errors, errors.length === 0 ? y.node : undefined);
+    d.duplicates = y.duplicates.map((dup) => ({ path: fieldPath([...dup.path, dup.key]), range: lines.range(dup.keySpan.start, dup.keySpan.end) }));
+    return d;
+  });
+}
+
+function doc(fileName: string, lines: LineIndex, range: SourceRange, errors: ManifestProblem[], node?: SourceNode): ManifestDocument {
+  const d: ManifestDocument = { index: 0, fileName, range, errors, duplicates: [], lines };
+  if (node) d.node = node;
+  return d;
+}
+
+/** kubectl's checks before sending: an object with string apiVersion and kind, of a storable size. */
+function check(d: ManifestDocument): void {
+  const node = d.node!;
+  const problems: string[] = [];
+  if (node.kind !== 'object') {
+    problems.push('invalid object to validate');
+  } else {
+    const last = (key: string) => [...node.entries].reverse().find((e) => e.key === key)?.value;
+    const apiVersion = last('apiVersion');
+    if (!apiVersion || apiVersion.kind === 'null') problems.push('apiVersion not set');
+    else if (apiVersion.kind !== 'string') problems.push("apiVersion isn't string type");
+    else if (apiVersion.value.split('/').length > 2) problems.push(`unexpected GroupVersion string: ${apiVersion.value}`);
+    const kind = last('kind');
+    if (!kind || kind.kind === 'null') problems.push('kind not set');
+    else if (kind.kind !== 'string') problems.push("kind isn't string type");
+  }
+  const whole = d.lines.range(node.start, node.end);
+  if (problems.length > 0) {
+    const message = `error validating data: ${aggregate(problems)}; ${STOP_VALIDATE}`;
+    d.errors.push({ message, kubectl: `error validating ${goQuote(d.fileName)}: ${message}`, range: whole });
+    return;
+  }
+  const object = toJsonValue(node) as JsonObject;
+  const size = Buffer.byteLength(JSON.stringify(object), 'utf8');
+  if (size > ETCD_MAX_REQUEST_BYTES) {
+    const message = size > MAX_REQUEST_BODY_BYTES ? `Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}` : 'etcdserver: request is too large';
+    d.errors.push({ message, kubectl: `Error from server: ${message}`, range: whole });
+    return;
+  }
+  d.object = object;
+}
+
+/** utilerrors.NewAggregate's text: one message as is, several in brackets. */
+function aggregate(messages: string[]): string {
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
+}
+
+function fieldPath(segments: Array<string | number>): string {
+  let s = '';
+  for (const seg of segments) s += typeof seg === 'number' ? `[${seg}]` : s === '' ? seg : `.${seg}`;
+  return s;
+}
+
+/**
+ * Where a field is: `spec.template.spec.containers[0].image`, `metadata.labels[app]`. When the
+ * field is not in the document (a required field that is missing), the nearest enclosing value
+ * is given, with `exact` false.
+ */
+export function positionOf(d: ManifestDocument, path: string): (NodePosition & { exact: boolean }) | undefined {
+  if (!d.node) return undefined;
+  let node: SourceNode = d.node;
+  let keySpan: SourceSpan | undefined;
+  for (const segment of parseFieldPath(path)) {
+    const next = step(node, segment);
+    if (!next) return { ...position(d, node, keySpan), exact: false };
+    node = next.node;
+    keySpan = next.keySpan;
+  }
+  return { ...position(d, node, keySpan), exact: true };
+}
+
+function step(node: SourceNode, segment: { name: string } | { bracket: string }): { node: SourceNode; keySpan?: SourceSpan } | undefined {
+  const key = 'name' in segment ? segment.name : segment.bracket;
+  if (node.kind === 'object') {
+    for (let i = node.entries.length - 1; i >= 0; i--) {
+      const e = node.entries[i]!;
+      if (e.key === key) return { node: e.value, keySpan: e.keySpan };
+    }
+    return undefined;
+  }
+  if (node.kind === 'array' && 'bracket' in segment && /^\d+$/.test(key)) {
+    const item = node.items[Number(key)];
+    return item ? { node: item } : undefined;
+  }
+  return undefined;
+}
+
+function position(d: ManifestDocument, node: SourceNode, keySpan: SourceSpan | undefined): NodePosition {
+  const value = d.lines.range(node.start, node.end);
+  return keySpan ? { key: d.lines.range(keySpan.start, keySpan.end), value } : { value };
+}
+
+/** Every value's position by JSON pointer ("/spec/replicas"); for repeated keys, the last. */
+export function positions(d: ManifestDocument): Map<string, NodePosition> {
+  const out = new Map<string, NodePosition>();
+  if (!d.node) return out;
+  const stack: Array<{ node: SourceNode; path: Array<string | number>; keySpan?: SourceSpan }> = [{ node: d.node, path: [] }];
+  while (stack.length > 0) {
+    const { node, path, keySpan } = stack.pop()!;
+    out.set(jsonPointer(path), position(d, node, keySpan));
+    if (node.kind === 'object') {
+      const last = new Map<string, (typeof node.entries)[number]>();
+      for (const e of node.entries) last.set(e.key, e);
+      for (const e of last.values()) stack.push({ node: e.value, path: [...path, e.key], keySpan: e.keySpan });
+    } else if (node.kind === 'array') {
+      node.items.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
+    }
+  }
+  return out;
+}
