@@ -1,53 +1,64 @@
 /**
- * Turning a request body into the object a handler works on: decode (with the request's field
- * validation), check it is the kind the endpoint serves, and default it, recording the decode
- * stage. Sizes over kube-apiserver's 3 MiB body limit are refused before anything is parsed.
+ * Turning a request body into the object a handler works on: decode it as the endpoint's kind
+ * with the request's field validation (decode/), pass its warnings on, and default it, recording
+ * the decode stage.
  */
-import { parse as parseYaml } from 'yaml';
-import { badRequestError, requestEntityTooLargeError } from '../api/status';
-import { isObject, parseApiVersion, type JsonValue, type KubeObject } from '../api/types';
+import { badRequestError, requestEntityTooLargeError, StatusError } from '../api/status';
+import type { GroupVersionKind, JsonValue, KubeObject } from '../api/types';
 import type { RequestContext } from './context';
+import { decodeRequestBody } from './decode/body';
+import { parseJson } from './decode/json-parse';
+import { MAX_DEPTH, MAX_NODES, MAX_REQUEST_BODY_BYTES } from './decode/limits';
+import { toJsonValue } from './decode/source';
+import { parseYamlDocuments } from './decode/yaml-parse';
 import { applyDefaults } from './defaults/apply';
 import type { RequestBody } from './request';
-import { apiVersionOf } from './resources';
 
-/** --max-request-bytes of kube-apiserver (3 MiB). */
-export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
-
-export interface ExpectedKind {
-  group: string;
-  version: string;
-  kind: string;
-}
-
-/** The body's JSON value, parsed if it came as text. */
+/** The body's JSON value (JSON or YAML text parsed; objects as given), for patches. */
 export function bodyValue(body: RequestBody | undefined): JsonValue {
-  if (!body) throw badRequestError('the body of the request was empty');
+  if (!body) return null;
   if ('object' in body) return structuredClone(body.object) as JsonValue;
   if (body.text.length > MAX_REQUEST_BODY_BYTES) throw requestEntityTooLargeError(`limit is ${MAX_REQUEST_BODY_BYTES}`);
-  try {
-    return (body.contentType === 'application/yaml' ? parseYaml(body.text, { maxAliasCount: 100 }) : JSON.parse(body.text)) as JsonValue;
-  } catch (err) {
-    throw badRequestError(err instanceof Error ? err.message : String(err));
+  if (body.contentType === 'application/yaml') {
+    const doc = parseYamlDocuments(body.text, { maxDepth: MAX_DEPTH, maxNodes: MAX_NODES })[0];
+    const problem = doc?.errors[0];
+    if (problem) throw badRequestError(problem.message);
+    return doc?.node ? toJsonValue(doc.node) : null;
   }
+  const parsed = parseJson(body.text, MAX_DEPTH);
+  if ('error' in parsed) throw badRequestError(parsed.error.message);
+  return toJsonValue(parsed.node);
 }
 
-/** Decodes a JSON value as an object of the expected kind and defaults it. */
-export function decodeAs(ctx: RequestContext, value: JsonValue, expected: ExpectedKind): KubeObject {
-  if (!isObject(value)) throw badRequestError(`Object 'Kind' is missing in '${JSON.stringify(value)}'`);
-  const obj = value as KubeObject;
-  if (typeof obj.apiVersion !== 'string' || obj.apiVersion === '') obj.apiVersion = apiVersionOf(expected);
-  if (typeof obj.kind !== 'string' || obj.kind === '') obj.kind = expected.kind;
-  const gv = parseApiVersion(obj.apiVersion);
-  if (gv.group !== expected.group || gv.version !== expected.version) {
-    throw badRequestError(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${apiVersionOf(expected)})`);
+/** Decodes text as an object of the expected kind and defaults it. */
+function decodeText(ctx: RequestContext, text: string, contentType: 'application/json' | 'application/yaml', expected: GroupVersionKind): KubeObject {
+  const decoded = decodeRequestBody({ body: text, contentType, expected, fieldValidation: ctx.options.fieldValidation ?? '' });
+  if (decoded instanceof StatusError) {
+    ctx.stage({ stage: 'decode', verdict: 'rejected', detail: decoded.message });
+    throw decoded;
   }
-  if (!isObject(obj.metadata)) obj.metadata = {};
+  for (const w of decoded.warnings) ctx.warn(w);
+  const obj = decoded.object as unknown as KubeObject;
+  if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
   applyDefaults(obj);
-  ctx.stage({ stage: 'decode', verdict: 'passed', detail: `${obj.kind} ${obj.apiVersion}` });
+  const unknown = decoded.strict.length;
+  ctx.stage({
+    stage: 'decode',
+    verdict: 'passed',
+    rule: `fieldValidation=${ctx.options.fieldValidation ?? 'Warn'}`,
+    detail: unknown > 0 ? `${obj.kind} ${obj.apiVersion}; ${decoded.strict.map((s) => s.message).join(', ')}` : `${obj.kind} ${obj.apiVersion}`,
+  });
   return obj;
 }
 
-export function decodeBody(ctx: RequestContext, expected: ExpectedKind): KubeObject {
-  return decodeAs(ctx, bodyValue(ctx.request.body), expected);
+export function decodeBody(ctx: RequestContext, expected: GroupVersionKind): KubeObject {
+  const body = ctx.request.body;
+  if (!body) return decodeText(ctx, '', 'application/json', expected);
+  if ('object' in body) return decodeText(ctx, JSON.stringify(body.object), 'application/json', expected);
+  return decodeText(ctx, body.text, body.contentType ?? 'application/json', expected);
+}
+
+/** Decodes a computed JSON value (a patch result) as an object of the expected kind. */
+export function decodeAs(ctx: RequestContext, value: JsonValue, expected: GroupVersionKind): KubeObject {
+  return decodeText(ctx, JSON.stringify(value), 'application/json', expected);
 }

@@ -6,6 +6,7 @@ import { badRequestError, methodNotSupportedError, StatusError } from '../api/st
 import { isValidPathSegmentName } from '../api/names';
 import type { JsonObject } from '../api/types';
 import type { RequestContext, Target } from './context';
+import { handleApply } from './handlers/apply';
 import { handleCreate } from './handlers/create';
 import { deleteObject, deleteOptions, type DeleteOutcome } from './handlers/delete';
 import { deleteNamespace } from './handlers/delete-namespace';
@@ -74,7 +75,8 @@ export async function dispatch(ctx: RequestContext, t: Target): Promise<HandlerR
     case 'update':
       return updated(t.subresource === 'scale' ? await updateScale(ctx, t) : await handleUpdate(ctx, t));
     case 'patch':
-      return updated(t.subresource === 'scale' ? await patchScale(ctx, t) : await handlePatch(ctx, t));
+      if (t.subresource === 'scale') return updated(await patchScale(ctx, t));
+      return updated(ctx.request.patchType === 'apply' ? await handleApply(ctx, t) : await handlePatch(ctx, t));
     case 'delete': {
       const options = deleteOptions(ctx);
       const isNamespace = t.info.group === '' && t.info.resource === 'namespaces';

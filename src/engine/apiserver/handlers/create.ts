@@ -3,6 +3,7 @@ import { invalidError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import { decodeBody } from '../body';
 import type { RequestContext, Target } from '../context';
+import { trackWrite } from '../managed-fields';
 import { ensureNamespace, wipeSystemFields } from '../objects';
 import { validateCreateOptions } from '../validation/meta';
 import { createObject } from './write';
@@ -22,5 +23,5 @@ export async function handleCreate(ctx: RequestContext, t: Target): Promise<Kube
   const obj = decodeBody(ctx, t.info);
   wipeSystemFields(obj.metadata);
   ensureNamespace(obj.metadata, t.namespace, t.info.namespaced);
-  return createObject(ctx, t, obj);
+  return createObject(ctx, t, trackWrite(ctx, t, undefined, obj));
 }

@@ -8,6 +8,7 @@ import { schemaForKind } from '../../api/openapi';
 import { isObject, type JsonObject, type KubeObject } from '../../api/types';
 import { bodyValue, decodeAs } from '../body';
 import type { RequestContext, Target } from '../context';
+import { trackWrite } from '../managed-fields';
 import { patchObject } from '../patch';
 import { validatePatchOptions } from '../patch/options';
 import { PATCH_CONTENT_TYPES } from '../request';
@@ -28,7 +29,7 @@ export async function handlePatch(ctx: RequestContext, t: Target): Promise<Updat
       const patched = patchObject({ type, current: base, patch, schema, fieldValidation: ctx.options.fieldValidation });
       const obj = decodeAs(ctx, isObject(patched) ? patched : {}, t.info);
       checkName(obj, t);
-      return obj;
+      return trackWrite(ctx, t, current, obj);
     },
   });
 }

@@ -7,6 +7,7 @@ import { badRequestError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import { decodeBody } from '../body';
 import type { RequestContext, Target } from '../context';
+import { trackWrite } from '../managed-fields';
 import { prepareStatusUpdate } from '../strategies/generic';
 import { prepareFinalizeUpdate } from '../strategies/namespace';
 import { statusUpdateErrors } from '../validate';
@@ -41,6 +42,6 @@ export async function handleUpdate(ctx: RequestContext, t: Target): Promise<Upda
   checkName(obj, t);
   return guaranteedUpdate(ctx, t, {
     ...subresourceUpdate(t),
-    updatedObject: async () => structuredClone(obj),
+    updatedObject: async (current) => trackWrite(ctx, t, current, structuredClone(obj)),
   });
 }

@@ -18,6 +18,7 @@ import {
 import { invalid, Path, type ErrorList } from '../../api/field';
 import type { KubeObject } from '../../api/types';
 import type { RequestContext, Target } from '../context';
+import { keepUnchangedTimestamps } from '../managed-fields';
 import { ensureNamespace, fillSystemFields, generateName, keepSystemFields } from '../objects';
 import { groupResource } from '../resources';
 import type { StoredObject, WriteResult } from '../storage/resource-storage';
@@ -139,6 +140,8 @@ async function tryUpdate(ctx: RequestContext, t: Target, spec: UpdateSpec, key: 
     else t.strategy.prepareForUpdate(obj, old);
     enforce(ctx, t, obj, spec.errors ? spec.errors(obj, old) : updateErrors(t, obj, old));
     if (!spec.skipAdmission) await validate(ctx, admissionAttributes(ctx, t, 'UPDATE', obj, old));
+    obj.metadata.resourceVersion = old.metadata.resourceVersion;
+    keepUnchangedTimestamps(obj, old);
     delete obj.metadata.resourceVersion;
     const result = await t.storage.update(key, obj, current, ctx.dryRun);
     if (!result) {

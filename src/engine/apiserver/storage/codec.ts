@@ -8,16 +8,61 @@ import type { KeyValue } from '../../store/types';
 import type { JsonObject, KubeObject } from '../../api/types';
 import { applyDefaults } from '../defaults/apply';
 
-export function encodeForStorage(obj: KubeObject): string {
-  const { resourceVersion: _rv, selfLink: _sl, ...metadata } = obj.metadata;
-  return JSON.stringify({ ...obj, metadata });
+/** ObjectMeta's fields in the order Go's encoding writes them. */
+const META_ORDER = [
+  'name',
+  'generateName',
+  'namespace',
+  'uid',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+];
+const TOP_ORDER = ['apiVersion', 'kind', 'metadata'];
+
+function ordered<T extends object>(obj: T, order: readonly string[], skip: ReadonlySet<string>): T {
+  const src = obj as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of order) if (src[k] !== undefined) out[k] = src[k];
+  for (const k of Object.keys(src)) if (!(k in out) && !skip.has(k) && src[k] !== undefined) out[k] = src[k];
+  return out as T;
 }
 
-export function decodeFromStorage(kv: KeyValue): KubeObject {
+const NOT_STORED = new Set(['resourceVersion', 'selfLink']);
+const NONE = new Set<string>();
+
+/** The stored JSON: metadata without resourceVersion, fields in Go's order where kubesim knows it. */
+export function encodeForStorage(obj: KubeObject): string {
+  const metadata = ordered(obj.metadata, META_ORDER, NOT_STORED);
+  return JSON.stringify(ordered({ ...obj, metadata }, TOP_ORDER, NONE));
+}
+
+export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'>): KubeObject {
   const obj = JSON.parse(kv.value) as KubeObject;
   applyDefaults(obj);
-  obj.metadata.resourceVersion = String(kv.modRevision);
+  obj.metadata = withResourceVersion(obj.metadata, kv.modRevision);
   return deepFreeze(obj);
+}
+
+/** resourceVersion goes where Go's encoding puts it: after uid. */
+function withResourceVersion(meta: KubeObject['metadata'], revision: number): KubeObject['metadata'] {
+  const out: KubeObject['metadata'] = {};
+  let placed = false;
+  for (const [k, v] of Object.entries(meta)) {
+    if (!placed && META_ORDER.indexOf(k) > META_ORDER.indexOf('uid')) {
+      out.resourceVersion = String(revision);
+      placed = true;
+    }
+    out[k] = v;
+  }
+  if (!placed) out.resourceVersion = String(revision);
+  return out;
 }
 
 export function deepFreeze<T>(value: T): T {

@@ -78,7 +78,7 @@ export class ResourceStorage {
       }),
     );
     if (!res.succeeded) throw alreadyExistsError(groupResource(this.type), name);
-    return { object: withResourceVersion(obj, res.header.revision), revision: res.header.revision };
+    return { object: decodeFromStorage({ value, modRevision: res.header.revision }), revision: res.header.revision };
   }
 
   /**
@@ -90,7 +90,7 @@ export class ResourceStorage {
     if (value === expected.value) return { object: expected.object };
     if (dryRun) {
       checkSize(key, value);
-      return { object: withResourceVersion(obj, expected.modRevision) };
+      return { object: { ...obj, metadata: { ...obj.metadata, resourceVersion: String(expected.modRevision) } } };
     }
     const res = await this.write(() =>
       this.store.txn({
@@ -100,7 +100,7 @@ export class ResourceStorage {
       }),
     );
     if (!res.succeeded) return undefined;
-    return { object: withResourceVersion(obj, res.header.revision), revision: res.header.revision };
+    return { object: decodeFromStorage({ value, modRevision: res.header.revision }), revision: res.header.revision };
   }
 
   /** Deletes the key if it is still at `expected`; undefined when it changed meanwhile. */
@@ -161,8 +161,4 @@ function utf8Length(s: string): number {
     } else n += 3;
   }
   return n;
-}
-
-function withResourceVersion(obj: KubeObject, revision: number): KubeObject {
-  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } };
 }
