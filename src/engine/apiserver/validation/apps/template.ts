@@ -4,15 +4,25 @@
  */
 import { forbidden, invalid, notSupported, type ErrorList, type Path } from '../../../api/field';
 import { labelSelectorAsSelector, Selector, SelectorError, type LabelSelector } from '../../../api/labels';
-import { isSet, obj, str, type Obj } from '../core/json';
+import { isSet, obj, objs, str, strs, type Obj } from '../core/json';
 import type { PodValidationOptions } from '../core/options';
 import { validatePodTemplateSpec } from '../core/podtemplate';
 import { semanticEqual } from '../core/json';
 import { labelSelectorValue, stringMap } from './go-values';
 
+/** The JSON selector as a typed LabelSelector; mistyped parts read as Go's zero values. */
+function labelSelectorOf(sel: unknown): LabelSelector | undefined {
+  const s = obj(sel);
+  if (!s) return undefined;
+  return {
+    matchLabels: Object.fromEntries(Object.entries(obj(s['matchLabels']) ?? {}).map(([k, v]) => [k, str(v)])),
+    matchExpressions: objs(s['matchExpressions']).map((e) => ({ key: str(e['key']), operator: str(e['operator']), values: strs(e['values']) })),
+  };
+}
+
 /** metav1.LabelSelectorAsSelector on the JSON selector; a missing selector selects nothing. */
 export function selectorOf(sel: unknown): Selector | SelectorError {
-  return labelSelectorAsSelector(obj(sel) as LabelSelector | undefined);
+  return labelSelectorAsSelector(labelSelectorOf(sel));
 }
 
 export const templateLabels = (template: Obj): Record<string, string> => stringMap(obj(template['metadata'])?.['labels']) ?? {};

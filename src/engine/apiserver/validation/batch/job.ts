@@ -4,7 +4,7 @@
  * validating; that happens here on a copy so the checks see what upstream sees.
  */
 import { invalid, Path, required, type ErrorList } from '../../../api/field';
-import { labelSelectorAsSelector, SelectorError, type LabelSelector } from '../../../api/labels';
+import { SelectorError } from '../../../api/labels';
 import { isDNS1123Label, nameIsDNSSubdomain } from '../../../api/names';
 import type { KubeObject } from '../../../api/types';
 import { bool, clone, num, obj, semanticEqual, type Obj } from '../core/json';
@@ -83,7 +83,7 @@ function validateGeneratedSelector(job: KubeObject, requirePrefixedLabels: boole
   }
   expected[legacyControllerUidLabel] = uid;
   expected[legacyJobNameLabel] = name;
-  const selector = labelSelectorAsSelector(obj(spec['selector']) as LabelSelector);
+  const selector = selectorOf(spec['selector']);
   if (!(selector instanceof SelectorError) && !selector.matches(expected)) {
     errs.push(invalid(Path.root('spec', 'selector'), labelSelectorValue(spec['selector']), '`selector` not auto-generated'));
   }
