@@ -141,7 +141,7 @@ function validatePolicySpec(policyName: string, spec: Record<string, unknown>, i
 function validatePolicy(p: KubeObject, ignoreMatchConditions: boolean): ErrorList {
   return [
     ...validateObjectMeta(p.metadata, false, nameIsDNSSubdomain, Path.root('metadata')),
-    ...validatePolicySpec(p.metadata.name ?? '', obj(p['spec']) ?? {}, ignoreMatchConditions, Path.root('spec')),
+    ...validatePolicySpec(str(p.metadata.name), obj(p['spec']) ?? {}, ignoreMatchConditions, Path.root('spec')),
   ];
 }
 

@@ -78,7 +78,7 @@ const specOf = (cj: KubeObject): Obj => obj(cj['spec']) ?? {};
 registerValidator('batch', 'CronJob', {
   create: (cj) => {
     const errs = [...validateObjectMeta(cj.metadata, true, nameIsDNSSubdomain, Path.root('metadata')), ...validateSpec(specOf(cj), undefined, Path.root('spec'))];
-    const name = cj.metadata.name ?? '';
+    const name = str(cj.metadata.name);
     if (name.length > maxCronJobNameLength) errs.push(invalid(Path.root('metadata', 'name'), name, `must be no more than ${maxCronJobNameLength} characters`));
     return errs;
   },

@@ -7,7 +7,7 @@ import { invalid, Path, required, type ErrorList } from '../../../api/field';
 import { SelectorError } from '../../../api/labels';
 import { isDNS1123Label, nameIsDNSSubdomain } from '../../../api/names';
 import type { KubeObject } from '../../../api/types';
-import { bool, clone, num, obj, semanticEqual, type Obj } from '../core/json';
+import { bool, clone, num, obj, semanticEqual, str, type Obj } from '../core/json';
 import { podTemplateValidationOptions } from '../core/podtemplate';
 import { labelSelectorHasInvalidLabelValue, validateLabelSelector, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
 import { registerValidator } from '../registry';
@@ -39,8 +39,8 @@ function withGeneratedSelector(job: KubeObject): KubeObject {
   const template = (spec['template'] = obj(spec['template']) ?? {}) as Obj;
   const meta = (template['metadata'] = obj(template['metadata']) ?? {}) as Obj;
   const labels = (meta['labels'] = obj(meta['labels']) ?? {}) as Obj;
-  const name = job.metadata.name ?? '';
-  const uid = job.metadata.uid ?? '';
+  const name = str(job.metadata.name);
+  const uid = str(job.metadata.uid);
   for (const [key, value] of [
     [legacyJobNameLabel, name],
     [jobNameLabel, name],
@@ -67,8 +67,8 @@ function validateGeneratedSelector(job: KubeObject, requirePrefixedLabels: boole
   const spec = specOf(job);
   if (manualSelector(job) || !obj(spec['selector'])) return [];
   const errs: ErrorList = [];
-  const uid = job.metadata.uid ?? '';
-  const name = job.metadata.name ?? '';
+  const uid = str(job.metadata.uid);
+  const name = str(job.metadata.name);
   if (uid === '') errs.push(required(Path.root('metadata', 'uid'), ''));
   const templateMeta = obj(obj(spec['template'])?.['metadata']) ?? {};
   const metaPath = Path.root('spec', 'template', 'metadata');
@@ -113,7 +113,7 @@ function validateJob(job: KubeObject, opts: Options): ErrorList {
   const completions = num(spec['completions']);
   if (isIndexed(spec) && completions !== undefined && completions > 0) {
     // Indexed pods get "-<index>" appended to their hostname, which must stay a DNS label.
-    const name = job.metadata.name ?? '';
+    const name = str(job.metadata.name);
     const maximumPodHostname = `${name}-${completions - 1}`;
     if (isDNS1123Label(maximumPodHostname).length > 0) {
       errs.push(invalid(Path.root('metadata', 'name'), name, `will not able to create pod with invalid DNS label: ${maximumPodHostname}`));

@@ -34,7 +34,7 @@ function objectReference(v: unknown): Map<string, unknown> | null {
 function internalView(ev: KubeObject) {
   const source = obj(ev['deprecatedSource']) ?? {};
   return {
-    namespace: ev.metadata.namespace ?? '',
+    namespace: str(ev.metadata.namespace),
     involvedObject: obj(ev['regarding']) ?? {},
     reason: str(ev['reason']),
     message: str(ev['note']),

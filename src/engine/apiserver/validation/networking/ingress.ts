@@ -162,7 +162,7 @@ function validateIngress(ing: KubeObject, opts: Options): ErrorList {
 
 function validateCreate(ing: KubeObject): ErrorList {
   const errs = validateIngress(ing, { allowInvalidSecretName: false, allowInvalidWildcardHostRule: false });
-  const annotation = ing.metadata.annotations?.[annotationIngressClass];
+  const annotation = obj(ing.metadata.annotations)?.[annotationIngressClass];
   const className = obj(ing['spec'])?.['ingressClassName'];
   if (annotation !== undefined && typeof className === 'string' && annotation !== className) {
     errs.push(invalid(Path.root('annotations').child(annotationIngressClass), annotation, 'must match `ingressClassName` when both are specified'));

@@ -5,7 +5,7 @@
 import { forbidden, Path, type ErrorList } from '../../../api/field';
 import { nameIsDNSSubdomain } from '../../../api/names';
 import type { KubeObject } from '../../../api/types';
-import { bool, int } from '../core/json';
+import { bool, int, str } from '../core/json';
 import { validatePreemptionPolicy } from '../core/podspec';
 import { validateImmutableField, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
 import { registerValidator } from '../registry';
@@ -30,7 +30,7 @@ function unknownSystemClassReason(name: string, value: number, globalDefault: bo
 
 function validatePriorityClass(pc: KubeObject): ErrorList {
   const errs = validateObjectMeta(pc.metadata, false, nameIsDNSSubdomain, Path.root('metadata'));
-  const name = pc.metadata.name ?? '';
+  const name = str(pc.metadata.name);
   const value = int(pc['value']);
   if (name.startsWith(systemPriorityClassPrefix)) {
     const reason = unknownSystemClassReason(name, value, bool(pc['globalDefault']));
