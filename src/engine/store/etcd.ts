@@ -1,6 +1,8 @@
 import type * as E from 'etcd3';
 import type { Clock } from '../clock';
 import * as codec from './etcd-codec';
+import { deleteChanges, putChanges, txnChanges, type Change } from './etcd-effects';
+import { EtcdWatch, type WatchHost } from './etcd-watch';
 import { compareBytes } from './keys';
 import { checkGrpcSize, deleteRangeSize, putSize, rangeSize, txnSize } from './limits';
 import {
@@ -23,7 +25,6 @@ import {
   type Watch,
   type WatchListener,
   type WatchRequest,
-  type WatchResponse,
 } from './types';
 
 export interface EtcdStoreOptions {
@@ -32,9 +33,6 @@ export interface EtcdStoreOptions {
   endpoints?: string[];
 }
 
-const revisionOf = (response: { header: ResponseHeader }): number => response.header.revision;
-
-type WatchStream = E.IDuplexStream<E.IWatchRequest, E.IWatchResponse>;
 type KeepAliveStream = E.IDuplexStream<E.ILeaseKeepAliveRequest, E.ILeaseKeepAliveResponse>;
 
 /**
@@ -57,9 +55,8 @@ export function createEtcdStore(options: EtcdStoreOptions): Store {
   return new EtcdStore(client, options.clock);
 }
 
-class EtcdStore implements Store {
+class EtcdStore implements Store, WatchHost {
   readonly backend = 'etcd' as const;
-  readonly barrier: WatchBarrier;
   private readonly watches = new Set<EtcdWatch>();
   private keepAlive: KeepAliveQueue | undefined;
   /** Lease IDs this store picks, as the memory store does (see Lessor.unusedId). */
@@ -69,9 +66,7 @@ class EtcdStore implements Store {
   constructor(
     readonly client: E.Etcd3,
     readonly clock: Clock,
-  ) {
-    this.barrier = new WatchBarrier(client);
-  }
+  ) {}
 
   range(r: RangeRequest): Promise<RangeResponse> {
     return this.request(() => {
@@ -84,21 +79,21 @@ class EtcdStore implements Store {
     return this.request(() => {
       checkGrpcSize(putSize, r);
       return this.client.kv.put(codec.putRequest(r)).then(codec.putResponse);
-    }, revisionOf);
+    }, () => putChanges(r));
   }
 
   deleteRange(r: DeleteRangeRequest): Promise<DeleteRangeResponse> {
     return this.request(() => {
       checkGrpcSize(deleteRangeSize, r);
       return this.client.kv.deleteRange(codec.deleteRangeRequest(r)).then(codec.deleteRangeResponse);
-    }, revisionOf);
+    }, (response) => deleteChanges(r, response));
   }
 
   txn(r: TxnRequest): Promise<TxnResponse> {
     return this.request(() => {
       checkGrpcSize(txnSize, r);
       return this.client.kv.txn(codec.txnRequest(r)).then(codec.txnResponse);
-    }, revisionOf);
+    }, (response) => txnChanges(r, response));
   }
 
   compact(revision: number): Promise<CompactResponse> {
@@ -128,7 +123,7 @@ class EtcdStore implements Store {
   }
 
   leaseRevoke(id: number): Promise<ResponseHeader> {
-    return this.request(() => this.client.leaseClient.leaseRevoke({ ID: id }).then((r) => codec.header(r.header)), (h) => h.revision);
+    return this.request(() => this.client.leaseClient.leaseRevoke({ ID: id }).then((r) => codec.header(r.header)));
   }
 
   leaseKeepAlive(id: number): Promise<LeaseKeepAliveResponse> {
@@ -183,15 +178,15 @@ class EtcdStore implements Store {
     this.closed = true;
     await Promise.all([...this.watches].map((w) => w.cancel()));
     this.keepAlive?.close();
-    this.barrier.close();
     this.client.close();
   }
 
   /**
    * Runs one call while holding the clock, so that Clock.settle waits for it. After a write the
-   * hold lasts until etcd's watch streams carry the write's revision (see WatchBarrier).
+   * hold lasts until every open watch that will get an event for it has received it; a range
+   * delete or a lease revocation names no keys, so watches are not waited for after those.
    */
-  async request<T>(send: () => Promise<T>, writeRevision?: (response: T) => number): Promise<T> {
+  private async request<T>(send: () => Promise<T>, changes?: (response: T) => Change[]): Promise<T> {
     if (this.closed) throw new Error('kubesim: the store is closed');
     const release = this.clock.hold();
     let response: T;
@@ -201,188 +196,24 @@ class EtcdStore implements Store {
       release();
       throw codec.storeError(err);
     }
-    if (writeRevision) void this.barrier.reached(writeRevision(response)).then(release);
+    if (changes) this.awaitWatches((response as { header: ResponseHeader }).header.revision, changes(response), release);
     else release();
     return response;
+  }
+
+  private awaitWatches(revision: number, changes: Change[], release: () => void): void {
+    const waits: Array<Promise<void>> = [];
+    for (const watch of this.watches) {
+      if (changes.some((change) => watch.expects(change, revision))) waits.push(watch.reached(revision));
+    }
+    if (waits.length === 0) release();
+    else void Promise.all(waits).then(release);
   }
 
   private grant(ttl: number, id: number): Promise<LeaseGrantResponse> {
     return this.request(() =>
       this.client.leaseClient.leaseGrant({ TTL: ttl, ID: id }).then((r) => ({ header: codec.header(r.header), id: Number(r.ID), ttl: Number(r.TTL) })),
     );
-  }
-}
-
-/**
- * One watch, on its own gRPC stream (as kube-apiserver's watches each get one), so that a
- * progress request concerns this watch alone. Responses reach the listener through the clock.
- */
-class EtcdWatch implements Watch {
-  readonly ready: Promise<void>;
-  private stream: WatchStream | undefined;
-  private progressWanted = false;
-  /** Canceled by its owner or by etcd: only a cancellation is still delivered. */
-  private closing = false;
-  private closed = false;
-
-  constructor(
-    private readonly store: EtcdStore,
-    request: WatchRequest,
-    private readonly listener: WatchListener,
-  ) {
-    store.barrier.join();
-    this.ready = this.open(request);
-  }
-
-  requestProgress(): void {
-    if (this.stream) this.stream.write({ progress_request: {} });
-    else this.progressWanted = true;
-  }
-
-  async cancel(): Promise<void> {
-    if (this.closing) return;
-    this.closing = true;
-    this.close();
-  }
-
-  private async open(request: WatchRequest): Promise<void> {
-    const release = this.store.clock.hold();
-    try {
-      const stream = await this.store.client.watchClient.watch();
-      if (this.closing) {
-        stream.end();
-        stream.cancel();
-        return;
-      }
-      this.stream = stream;
-      await new Promise<void>((created) => {
-        stream.on('data', (r) => {
-          if (r.created) created();
-          this.receive(r);
-        });
-        stream.on('error', (err) => {
-          created();
-          if (this.closing) return;
-          this.deliver({ header: { revision: 0 }, events: [], canceled: true, cancelReason: codec.storeError(err).message });
-          this.close();
-        });
-        stream.on('end', () => created());
-        stream.write({ create_request: codec.watchCreateRequest(request) });
-      });
-      if (this.progressWanted) this.requestProgress();
-    } catch (err) {
-      this.deliver({ header: { revision: 0 }, events: [], canceled: true, cancelReason: codec.storeError(err).message });
-      this.close();
-    } finally {
-      release();
-    }
-  }
-
-  private receive(r: E.IWatchResponse): void {
-    if (this.closing) return;
-    const header = codec.header(r.header);
-    if (r.canceled) {
-      const compactRevision = Number(r.compact_revision);
-      const response: WatchResponse = { header, events: [], canceled: true };
-      if (compactRevision !== 0) response.compactRevision = compactRevision;
-      if (r.cancel_reason) response.cancelReason = r.cancel_reason;
-      this.deliver(response);
-      this.close();
-    } else if (r.events && r.events.length > 0) {
-      this.deliver({ header, events: r.events.map(codec.watchEvent) });
-    } else if (!r.created) {
-      this.deliver({ header, events: [], progressNotify: true });
-    }
-  }
-
-  private deliver(response: WatchResponse): void {
-    this.store.clock.queueTask(
-      () => {
-        if (!this.closing || response.canceled) this.listener(response);
-      },
-      { label: 'etcd watch delivery' },
-    );
-  }
-
-  private close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    if (this.stream) {
-      // Ending first keeps etcd3 from taking the cancellation for a failed connection.
-      this.stream.end();
-      this.stream.cancel();
-      this.stream = undefined;
-    }
-    this.closing = true;
-    this.store.forget(this);
-    this.store.barrier.leave();
-  }
-}
-
-/**
- * Lets Clock.settle wait for watch traffic caused by this store's writes. While any watch is
- * open, one extra stream watches every key; a write's hold on the clock lasts until that stream
- * has seen the write's revision. etcd queues a revision's watch responses on all streams before
- * it answers the write, so by then the others are on the wire too (best effort: separate
- * streams carry no ordering guarantee).
- */
-class WatchBarrier {
-  private users = 0;
-  private stream: WatchStream | undefined;
-  private seen = 0;
-  private waiters: Array<{ revision: number; resolve: () => void }> = [];
-
-  constructor(private readonly client: E.Etcd3) {}
-
-  join(): void {
-    if (this.users++ === 0) void this.open();
-  }
-
-  leave(): void {
-    if (--this.users === 0) this.close();
-  }
-
-  reached(revision: number): Promise<void> {
-    if (this.users === 0 || revision <= this.seen) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ revision, resolve }));
-  }
-
-  close(): void {
-    this.stream?.end();
-    this.stream?.cancel();
-    this.stream = undefined;
-    this.seen = 0;
-    this.release(Number.POSITIVE_INFINITY);
-  }
-
-  private async open(): Promise<void> {
-    try {
-      const stream = await this.client.watchClient.watch();
-      if (this.users === 0) {
-        stream.end();
-        stream.cancel();
-        return;
-      }
-      this.stream = stream;
-      stream.on('data', (r) => {
-        this.seen = Math.max(this.seen, Number(r.header?.revision ?? 0));
-        this.release(this.seen);
-      });
-      stream.on('error', () => this.release(Number.POSITIVE_INFINITY));
-      stream.on('end', () => this.release(Number.POSITIVE_INFINITY));
-      stream.write({ create_request: { key: Buffer.from([0]), range_end: Buffer.from([0]) } });
-    } catch {
-      this.release(Number.POSITIVE_INFINITY);
-    }
-  }
-
-  private release(upTo: number): void {
-    const still: typeof this.waiters = [];
-    for (const w of this.waiters) {
-      if (w.revision <= upTo) w.resolve();
-      else still.push(w);
-    }
-    this.waiters = still;
   }
 }
 

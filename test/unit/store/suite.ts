@@ -473,6 +473,27 @@ export function storeSuite(backend: Backend): void {
       assert.deepEqual(plain.responses, []);
     });
 
+    it('lets Clock.settle wait until open watches have the events of a write', async () => {
+      const f = await open();
+      const p = uniquePrefix();
+      const watches = await Promise.all(Array.from({ length: 20 }, () => Recorder.start(f.store, { key: p, rangeEnd: p + '\xff' })));
+      const big = 'x'.repeat(20_000);
+      const writes: Array<() => Promise<unknown>> = [
+        () => f.store.put({ key: p + 'a', value: big }),
+        () => f.store.txn({ compare: [], success: [{ put: { key: p + 'b', value: big } }, { deleteRange: { key: p + 'a' } }], failure: [] }),
+        () => f.store.deleteRange({ key: p + 'b' }),
+      ];
+      let expected = 0;
+      for (let round = 0; round < 5; round++) {
+        for (const write of writes) {
+          await write();
+          await f.clock.settle();
+          expected++;
+          for (const w of watches) assert.equal(w.responses.length, expected);
+        }
+      }
+    });
+
     it('stops delivering once canceled', async () => {
       const f = await open();
       const p = uniquePrefix();
