@@ -105,17 +105,20 @@ const container = def('io.k8s.api.core.v1.Container', {
   imagePullPolicy: string,
   name: string,
   ports: mapList(containerPort, ['containerPort', 'protocol'], 'containerPort'),
-  resources: def('io.k8s.api.core.v1.ResourceRequirements', {
-    limits: { type: 'object', additionalProperties: quantity },
-    requests: { type: 'object', additionalProperties: quantity },
-  }),
+  resources: {
+    ...def('io.k8s.api.core.v1.ResourceRequirements', {
+      limits: { type: 'object', additionalProperties: quantity },
+      requests: { type: 'object', additionalProperties: quantity },
+    }),
+    default: {},
+  },
   terminationMessagePath: string,
   terminationMessagePolicy: string,
   volumeMounts: mapList(
     def('io.k8s.api.core.v1.VolumeMount', { mountPath: string, name: string, readOnly: boolean, subPath: string }),
     ['mountPath'],
   ),
-});
+}, { required: ['name'] });
 
 const volume = def('io.k8s.api.core.v1.Volume', {
   configMap: def('io.k8s.api.core.v1.ConfigMapVolumeSource', { defaultMode: int32, name: string, optional: boolean }),
@@ -140,7 +143,7 @@ const podSpec = def('io.k8s.api.core.v1.PodSpec', {
     items: def('io.k8s.api.core.v1.Toleration', { effect: string, key: string, operator: string, tolerationSeconds: int64, value: string }),
   },
   volumes: mapList(volume, ['name'], 'name', 'merge,retainKeys'),
-});
+}, { required: ['containers'] });
 
 const deploymentCondition = def('io.k8s.api.apps.v1.DeploymentCondition', {
   lastTransitionTime: time,
@@ -156,7 +159,7 @@ export const deployment = def(
   {
     apiVersion: string,
     kind: string,
-    metadata: objectMeta,
+    metadata: { ...objectMeta, default: {} },
     spec: def('io.k8s.api.apps.v1.DeploymentSpec', {
       minReadySeconds: int32,
       paused: boolean,
@@ -169,10 +172,14 @@ export const deployment = def(
           rollingUpdate: def('io.k8s.api.apps.v1.RollingUpdateDeployment', { maxSurge: intOrString, maxUnavailable: intOrString }),
           type: string,
         }),
+        default: {},
         patchStrategy: 'retainKeys',
       },
-      template: def('io.k8s.api.core.v1.PodTemplateSpec', { metadata: objectMeta, spec: podSpec }),
-    }),
+      template: {
+        ...def('io.k8s.api.core.v1.PodTemplateSpec', { metadata: { ...objectMeta, default: {} }, spec: { ...podSpec, default: {} } }),
+        default: {},
+      },
+    }, { default: {}, required: ['selector', 'template'] }),
     status: def('io.k8s.api.apps.v1.DeploymentStatus', {
       availableReplicas: int32,
       collisionCount: int32,
@@ -183,13 +190,13 @@ export const deployment = def(
       terminatingReplicas: int32,
       unavailableReplicas: int32,
       updatedReplicas: int32,
-    }),
+    }, { default: {} }),
   },
   { gvk: [{ group: 'apps', version: 'v1', kind: 'Deployment' }] },
 );
 
 export const configMap = def(
   'io.k8s.api.core.v1.ConfigMap',
-  { apiVersion: string, binaryData: { type: 'object', additionalProperties: { type: 'string', format: 'byte' } }, data: stringMap, immutable: boolean, kind: string, metadata: objectMeta },
+  { apiVersion: string, binaryData: { type: 'object', additionalProperties: { type: 'string', format: 'byte' } }, data: stringMap, immutable: boolean, kind: string, metadata: { ...objectMeta, default: {} } },
   { gvk: [{ group: '', version: 'v1', kind: 'ConfigMap' }] },
 );

@@ -8,7 +8,7 @@
  * The merged object is not defaulted here; the caller defaults it, as for every patch type.
  */
 import type { SchemaNode } from '../../api/openapi/types';
-import type { GroupVersionKind, JsonObject, KubeObject, ManagedFieldsEntry } from '../../api/types';
+import type { GroupVersionKind, JsonObject, JsonValue, KubeObject, ManagedFieldsEntry } from '../../api/types';
 import { formatApiVersion, isObject } from '../../api/types';
 import { StatusError, badRequestError } from '../../api/status';
 import { cloneJson, jsonEqual } from '../patch/govalue';
@@ -105,7 +105,7 @@ export function applyPatch(req: ApplyRequest): ApplyResult {
     if (remaining.length > 0) throw conflictError(remaining);
     outcome = applyOnce(req, live, managed, true);
   }
-  const object = stripNulls(outcome.object);
+  const object = outcome.object;
   if (req.manager === KUBECTL_MANAGER) syncLastApplied(object, req.applied);
   const managedFields = setManagedFields(object, outcome.managed);
   return { object: object as unknown as KubeObject, managedFields };
@@ -206,31 +206,50 @@ function isReset(entries: readonly ManagedFieldsEntry[] | undefined): boolean {
   return entries.length === 1 && Object.values(entries[0]!).every((v) => v === undefined || v === null || v === '');
 }
 
-/**
- * What the typed decode of an object gives the merge: no managedFields, and no null fields
- * (Go's zero values serialize as null or not at all; either way they are not set).
- */
+/** A copy without managedFields, which the merge neither reads nor owns. */
 function normalized(obj: JsonObject | KubeObject): JsonObject {
-  const copy = stripNulls(cloneJson(obj as unknown as JsonObject));
+  const copy = cloneJson(obj as unknown as JsonObject);
   if (isObject(copy.metadata)) delete copy.metadata.managedFields;
   return copy;
 }
 
-function stripNulls(v: JsonObject): JsonObject {
-  for (const [k, e] of Object.entries(v)) {
-    if (e === null) delete v[k];
-    else if (isObject(e)) stripNulls(e);
-    else if (Array.isArray(e)) for (const item of e) if (isObject(item)) stripNulls(item);
-  }
-  return v;
+/**
+ * A new, empty object of the kind, as the registry's New() serializes: value-typed structs
+ * (the schema gives them an empty default) are present and empty, required fields hold Go's
+ * zero value (null for pointers, slices and maps), everything else is absent.
+ */
+function zeroObject(scope: FieldManagerScope): JsonObject {
+  return { ...zeroOf(scope.schema), apiVersion: formatApiVersion(scope.gvk.group, scope.gvk.version), kind: scope.gvk.kind };
 }
 
-/** A new, empty object of the kind (what the registry's New() serializes to). */
-function zeroObject(scope: FieldManagerScope): JsonObject {
-  const obj: JsonObject = { apiVersion: formatApiVersion(scope.gvk.group, scope.gvk.version), kind: scope.gvk.kind, metadata: {} };
-  // Value-typed spec and status structs are always present in a Go object.
-  for (const k of ['spec', 'status']) if (scope.schema.properties?.[k]?.properties) obj[k] = {};
-  return obj;
+function zeroOf(node: SchemaNode): JsonObject {
+  // metav1.Time is a struct: its zero value serializes as null even with omitempty.
+  if (node.definition?.endsWith('.ObjectMeta')) return { creationTimestamp: null };
+  const out: JsonObject = {};
+  for (const [k, child] of Object.entries(node.properties ?? {})) {
+    const d = child.default;
+    if (child.properties && isObject(d) && Object.keys(d).length === 0) out[k] = zeroOf(child);
+    else if (node.required?.includes(k)) {
+      const zero = zeroScalar(child);
+      if (zero !== undefined) out[k] = zero;
+    }
+  }
+  return out;
+}
+
+function zeroScalar(node: SchemaNode): JsonValue | undefined {
+  if (node.intOrString || node.format === 'quantity') return undefined;
+  switch (node.type) {
+    case 'string':
+      return node.format === 'date-time' ? null : '';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    default:
+      return null;
+  }
 }
 
 function gvkOf(obj: JsonObject): GroupVersionKind {
