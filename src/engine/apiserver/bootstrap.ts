@@ -1,15 +1,23 @@
 /**
  * What kube-apiserver creates by itself when it starts: the system namespaces, the kubernetes
- * Service in default (the first address of the service range, port 443 to 6443) and the two
- * system PriorityClasses. Each is an ordinary request by system:apiserver, so it shows in the
+ * Service in default (the first address of the service range, port 443 to 6443), the RBAC
+ * bootstrap policy and the two system PriorityClasses. Each is an ordinary request by system:apiserver, so it shows in the
  * trace and the store's revisions like anything else.
  */
-import type { JsonObject, KubeObject } from '../api/types';
+import { parseApiVersion, type JsonObject, type KubeObject } from '../api/types';
+import { bootstrapPolicyObjects } from './authz/rbac';
 import { APISERVER_USER } from './authn/user';
 import type { ApiRequest } from './request';
 import type { ApiServer } from './server';
 
 export const SYSTEM_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+const RBAC_RESOURCES: Record<string, string> = {
+  ClusterRole: 'clusterroles',
+  ClusterRoleBinding: 'clusterrolebindings',
+  Role: 'roles',
+  RoleBinding: 'rolebindings',
+};
 
 const SYSTEM_PRIORITY_CLASSES = [
   {
@@ -48,6 +56,12 @@ export async function bootstrapSystemObjects(server: ApiServer, kubernetesServic
     },
   };
   await ensure(server, { group: '', version: 'v1', resource: 'services', namespace: 'default' }, service as unknown as KubeObject);
+  for (const obj of bootstrapPolicyObjects()) {
+    const { group, version } = parseApiVersion(obj.apiVersion);
+    const resource = RBAC_RESOURCES[obj.kind];
+    if (!resource) continue;
+    await ensure(server, { group, version, resource, namespace: obj.metadata.namespace }, obj);
+  }
   for (const pc of SYSTEM_PRIORITY_CLASSES) {
     await ensure(
       server,

@@ -2,6 +2,7 @@
  * One request on its way through the pipeline: who sent it, what it targets, and the trace of
  * every stage it has passed so far. Handlers receive it together with the server's parts.
  */
+import type { ErrorList } from '../api/field';
 import type { Clock } from '../clock';
 import type { ResourceRegistry } from '../api/registry';
 import type { Random } from '../random';
@@ -50,6 +51,8 @@ export class RequestContext {
   user: UserInfo | undefined;
   impersonatedBy: string | undefined;
   revision: number | undefined;
+  /** The field errors of a failed validation stage. */
+  fieldErrors: ErrorList | undefined;
 
   constructor(
     readonly request: ApiRequest,

@@ -3,6 +3,7 @@
  * (verbs, group/version/resource, query options) without HTTP itself: the HTTP facade maps
  * paths, headers and bodies onto these, the in-process client builds them directly.
  */
+import type { FieldError } from '../api/field';
 import type { JsonObject, JsonValue, KubeObject } from '../api/types';
 import type { UserInfo } from './authn/user';
 
@@ -92,6 +93,11 @@ export interface ApiResponse {
   warnings: string[];
   /** The id of the request's trace record. */
   trace: number;
+  /**
+   * For a 422 from field validation: the field errors behind the Status's causes, with their
+   * type, value and detail (for the editor's diagnostics and `kubesim validate`).
+   */
+  fieldErrors?: FieldError[];
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

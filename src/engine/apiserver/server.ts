@@ -148,7 +148,9 @@ class Server implements ApiServer, ServerParts {
       body = status.status as unknown as JsonObject;
     }
     const record = this.record(ctx, code, body);
-    return { code, body, warnings: ctx.warnings, trace: record.id };
+    const response: ApiResponse = { code, body, warnings: ctx.warnings, trace: record.id };
+    if (code === 422 && ctx.fieldErrors) response.fieldErrors = ctx.fieldErrors;
+    return response;
   }
 
   async watch(request: ApiRequest, listener: WatchListener): Promise<WatchHandle> {

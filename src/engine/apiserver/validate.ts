@@ -45,6 +45,7 @@ export function enforce(ctx: RequestContext, t: Target, obj: KubeObject, errs: E
     return;
   }
   const err = invalidError(groupKind(t.info), obj.metadata.name ?? '', errs);
+  ctx.fieldErrors = errs;
   ctx.stage({ stage: 'validation', verdict: 'rejected', rule: errs[0]!.field, detail: err.message });
   throw err;
 }

@@ -25,6 +25,7 @@ import type { StoredObject, WriteResult } from '../storage/resource-storage';
 import { NO_TRANSACTION } from '../strategies/types';
 import { createErrors, enforce, updateErrors } from '../validate';
 import { admissionAttributes, mutate, validate } from './admit';
+import { checkEscalation } from './rbac-escalation';
 
 const MAX_NAME_GENERATION_ATTEMPTS = 8;
 
@@ -40,6 +41,7 @@ function stored(ctx: RequestContext, t: Target, result: WriteResult, verb: strin
  * BeginCreate and BeforeCreate, validating admission, and the write.
  */
 async function storeCreate(ctx: RequestContext, t: Target, admitted: KubeObject): Promise<KubeObject> {
+  await checkEscalation(ctx, t, admitted, undefined);
   const generated = !!admitted.metadata.generateName && !admitted.metadata.name;
   for (let attempt = 1; ; attempt++) {
     const obj: KubeObject = attempt === 1 ? admitted : structuredClone(admitted);
@@ -122,6 +124,7 @@ async function tryUpdate(ctx: RequestContext, t: Target, spec: UpdateSpec, key: 
   const old = current.object;
   let obj = await spec.updatedObject(old);
   if (!spec.skipAdmission) await mutate(ctx, admissionAttributes(ctx, t, 'UPDATE', obj, old));
+  await checkEscalation(ctx, t, obj, old);
   const rv = obj.metadata.resourceVersion ?? '';
   if (rv === '') {
     if (!t.strategy.allowUnconditionalUpdate) {
