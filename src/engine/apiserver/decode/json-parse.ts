@@ -69,19 +69,21 @@ export function parseJson(text: string, maxDepth: number, start = 0, stream = fa
   const readString = (): string => {
     let out = '';
     i++;
+    let chunk = i;
     for (;;) {
       if (i >= n) failAtEnd();
       const c = text.charCodeAt(i);
       if (c === 0x22) {
+        out += text.slice(chunk, i);
         i++;
         return out;
       }
       if (c < 0x20) fail('in string literal');
       if (c !== 0x5c) {
-        out += text[i];
         i++;
         continue;
       }
+      out += text.slice(chunk, i);
       i++;
       if (i >= n) failAtEnd('in string escape code');
       const e = text[i]!;
@@ -89,17 +91,18 @@ export function parseJson(text: string, maxDepth: number, start = 0, stream = fa
       if (simple !== undefined) {
         out += simple;
         i++;
-        continue;
-      }
-      if (e !== 'u') fail('in string escape code');
-      i++;
-      const unit = readHex4();
-      if (unit >= 0xd800 && unit < 0xdc00 && text.startsWith('\\u', i) && isLowSurrogateEscape(text, i + 2)) {
-        i += 2;
-        out += String.fromCharCode(unit, readHex4());
       } else {
-        out += unit >= 0xd800 && unit < 0xe000 ? '\ufffd' : String.fromCharCode(unit);
+        if (e !== 'u') fail('in string escape code');
+        i++;
+        const unit = readHex4();
+        if (unit >= 0xd800 && unit < 0xdc00 && text.startsWith('\\u', i) && isLowSurrogateEscape(text, i + 2)) {
+          i += 2;
+          out += String.fromCharCode(unit, readHex4());
+        } else {
+          out += unit >= 0xd800 && unit < 0xe000 ? '\ufffd' : String.fromCharCode(unit);
+        }
       }
+      chunk = i;
     }
   };
   const readHex4 = (): number => {

@@ -55,17 +55,18 @@ const MERGE_TAG = 'tag:yaml.org,2002:merge';
 
 export function parseYamlDocuments(text: string, limits: YamlLimits): YamlDocument[] {
   const tokens = [...new Parser().parse(text)];
+  const starts = tokens.filter((t) => t.type === 'document').map((t) => t.offset);
   const docs: YamlDocument[] = [];
   const strayErrors: YamlProblem[] = [];
-  tokens.forEach((token, i) => {
+  let docIndex = 0;
+  tokens.forEach((token) => {
     if (token.type === 'error') {
       strayErrors.push({ message: token.message, start: token.offset, end: token.offset + token.source.length });
       return;
     }
     if (token.type !== 'document') return;
     const start = token.offset;
-    const next = tokens.slice(i + 1).find((t) => t.type === 'document');
-    const end = next ? next.offset : text.length;
+    const end = starts[++docIndex] ?? text.length;
     const deepAt = tooDeep(token, limits.maxDepth);
     if (deepAt !== undefined) {
       docs.push({ start, end, errors: [{ message: `yaml: exceeded max depth of ${limits.maxDepth}`, start: deepAt, end: deepAt + 1 }], duplicates: [] });

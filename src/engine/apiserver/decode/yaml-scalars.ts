@@ -13,9 +13,9 @@ export type Resolved =
   | { kind: 'float-special'; text: '+Inf' | '-Inf' | 'NaN' }
   | { kind: 'string'; value: string };
 
-const TRUE = ['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON'];
-const FALSE = ['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF'];
-const NULL = ['', '~', 'null', 'Null', 'NULL'];
+const TRUE: ReadonlySet<string> = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
+const FALSE: ReadonlySet<string> = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
+const NULL: ReadonlySet<string> = new Set(['', '~', 'null', 'Null', 'NULL']);
 const SPECIAL: Readonly<Record<string, '+Inf' | '-Inf' | 'NaN'>> = {
   '.nan': 'NaN', '.NaN': 'NaN', '.NAN': 'NaN',
   '.inf': '+Inf', '.Inf': '+Inf', '.INF': '+Inf',
@@ -28,9 +28,9 @@ const YAML_STYLE_FLOAT = /^[-+]?[0-9]*\.?[0-9]+([eE][-+][0-9]+)?$/;
 
 /** An untagged plain scalar. */
 export function resolvePlain(s: string): Resolved {
-  if (TRUE.includes(s)) return { kind: 'bool', value: true };
-  if (FALSE.includes(s)) return { kind: 'bool', value: false };
-  if (NULL.includes(s)) return { kind: 'null' };
+  if (TRUE.has(s)) return { kind: 'bool', value: true };
+  if (FALSE.has(s)) return { kind: 'bool', value: false };
+  if (NULL.has(s)) return { kind: 'null' };
   const special = SPECIAL[s];
   if (special) return { kind: 'float-special', text: special };
   const c = s[0] ?? '';
