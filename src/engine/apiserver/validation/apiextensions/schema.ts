@@ -13,7 +13,7 @@ const openapiV3Types = ['array', 'boolean', 'integer', 'number', 'object', 'stri
 const supportedValidationReasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 const metaFields = new Set(['metadata', 'kind', 'apiVersion']);
 
-interface Context {
+export interface SchemaContext {
   allowDefaults: boolean;
   disallowDefaultsReason: string;
   insideResourceMeta: boolean;
@@ -24,7 +24,7 @@ const hasNewlines = (s: string): boolean => /[\n\r]/.test(s);
 const isTrue = (v: unknown): boolean => v === true;
 
 /** specStandardValidatorV3.validate: keywords Kubernetes does not support. */
-function validateStandard(s: Schema, ctx: Context, fldPath: Path): ErrorList {
+function validateStandard(s: Schema, ctx: SchemaContext, fldPath: Path): ErrorList {
   const errs: ErrorList = [];
   const type = str(s['type']);
   if (type.length > 0 && !openapiV3Types.includes(type)) errs.push(notSupported(fldPath.child('type'), type, openapiV3Types));
@@ -157,7 +157,7 @@ function validateXValidations(s: Schema, fldPath: Path): ErrorList {
 }
 
 /** ValidateCustomResourceDefinitionOpenAPISchema, recursing with Go's rules for each position. */
-export function validateOpenAPISchema(s: Schema | undefined, ctx: Context, isRoot: boolean, fldPath: Path): ErrorList {
+export function validateOpenAPISchema(s: Schema | undefined, ctx: SchemaContext, isRoot: boolean, fldPath: Path): ErrorList {
   if (!s) return [];
   const errs = validateStandard(s, ctx, fldPath);
   if (isTrue(s['uniqueItems'])) errs.push(forbidden(fldPath.child('uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
@@ -277,4 +277,3 @@ export function schemaHasDefaults(s: unknown): boolean {
   return children.some(schemaHasDefaults);
 }
 
-export type { Context as SchemaContext };

@@ -20,7 +20,7 @@ const validPolicyTypes = ['Percent', 'Pods'];
 const validMetricSourceTypes = ['ContainerResource', 'External', 'Object', 'Pods', 'Resource'];
 
 /** ValidateCrossVersionObjectReference: kind and name must be usable in a REST path. */
-export function validateCrossVersionObjectReference(ref: unknown, fldPath: Path): ErrorList {
+function validateCrossVersionObjectReference(ref: unknown, fldPath: Path): ErrorList {
   const r = obj(ref) ?? {};
   const errs: ErrorList = [];
   for (const f of ['kind', 'name'] as const) {

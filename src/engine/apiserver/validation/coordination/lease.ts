@@ -15,7 +15,7 @@ const validLeaseStrategies = ['OldestEmulationVersion'];
  * ValidateCoordinatedLeaseStrategy: a built-in strategy name or a domain-qualified one. Upstream
  * appends "strategy" to a path that already ends in it, so the error reads spec.strategy.strategy.
  */
-export function validateCoordinatedLeaseStrategy(strategy: string, fldPath: Path): ErrorList {
+function validateCoordinatedLeaseStrategy(strategy: string, fldPath: Path): ErrorList {
   const p = fldPath.child('strategy');
   if (!strategy.includes('/')) {
     return validLeaseStrategies.includes(strategy) ? [] : [notSupported(p, strategy, validLeaseStrategies)];

@@ -37,7 +37,7 @@ function validatePort(port: Record<string, unknown>, portPath: Path): ErrorList 
 }
 
 /** ValidateIPBlock: a CIDR and exceptions strictly inside it. */
-export function validateIPBlock(block: Record<string, unknown>, fldPath: Path): ErrorList {
+function validateIPBlock(block: Record<string, unknown>, fldPath: Path): ErrorList {
   const cidr = str(block['cidr']);
   if (cidr === '') return [required(fldPath.child('cidr'), '')];
   const errs = isValidCIDRForLegacyField(fldPath.child('cidr'), cidr, strictIPCIDRValidation);

@@ -11,7 +11,7 @@ import { registerValidator } from '../registry';
 import { rbacGroup, validateRBACName } from './names';
 
 /** ValidateRoleBindingSubject: ServiceAccounts live in the core group; users and groups in rbac. */
-export function validateRoleBindingSubject(subject: unknown, isNamespaced: boolean, fldPath: Path): ErrorList {
+function validateRoleBindingSubject(subject: unknown, isNamespaced: boolean, fldPath: Path): ErrorList {
   const s = obj(subject) ?? {};
   const name = str(s['name']);
   const apiGroup = str(s['apiGroup']);

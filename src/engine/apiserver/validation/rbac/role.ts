@@ -12,7 +12,7 @@ import { selectorOf } from '../apps/template';
 import { rbacGroup, validateRBACName } from './names';
 
 /** ValidatePolicyRule: a rule in a Role is namespaced and cannot name non-resource URLs. */
-export function validatePolicyRule(rule: unknown, isNamespaced: boolean, fldPath: Path): ErrorList {
+function validatePolicyRule(rule: unknown, isNamespaced: boolean, fldPath: Path): ErrorList {
   const r = obj(rule) ?? {};
   const errs: ErrorList = [];
   if (arr(r['verbs']).length === 0) errs.push(required(fldPath.child('verbs'), 'verbs must contain at least one value'));
