@@ -3,7 +3,9 @@ import type { JsonObject, KubeObject } from '../../../src/engine/api/types';
 import { StatusError } from '../../../src/engine/api/status';
 import type { ApplyRequest, FieldManagerScope } from '../../../src/engine/apiserver/apply';
 import { FieldSet, applyPatch, field, keepUnchangedTimestamps, updateManagedFields } from '../../../src/engine/apiserver/apply';
-import { deployment } from './k8s-schema';
+import { schemaForKind } from '../../../src/engine/api/openapi';
+
+const deployment = schemaForKind('apps', 'v1', 'Deployment')!;
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
 const at = (s: number): number => T0 + s * 1000;
@@ -306,12 +308,6 @@ describe('server-side apply: rejected requests', () => {
       500,
       'failed to create typed patch object (/nginx; apps/v1, Kind=Deployment): errors:\n  .metadata.labels: expected map, got &{[x]}\n  .spec.template.spec.containers: duplicate entries for key [name="a"]',
     ],
-    [
-      'an item without its key',
-      { ...config, spec: { template: { spec: { containers: [{ image: 'x' }] } } } },
-      500,
-      'failed to create typed patch object (default/nginx; apps/v1, Kind=Deployment): .spec.template.spec.containers: element 0: associative list with keys has an element that omits all key fields ["name"] (and doesn\'t have default values for any key fields)',
-    ],
   ];
   for (const [name, body, code, message] of table) {
     it(name, () => {
@@ -321,6 +317,16 @@ describe('server-side apply: rejected requests', () => {
       assert.equal(err.reason, code === 400 ? 'BadRequest' : '');
     });
   }
+});
+
+describe('server-side apply: list keys with schema defaults', () => {
+  it('keys an item without its name by the default, leaving the name to validation', () => {
+    const out = applyPatch({ ...main, live: undefined, applied: { ...config, spec: { template: { spec: { containers: [{ image: 'x' }] } } } }, manager: 'kubectl', force: false });
+    assert.deepStrictEqual(out.managedFields![0]!.fieldsV1, {
+      'f:metadata': { 'f:labels': { 'f:app': {} } },
+      'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":""}': { '.': {}, 'f:image': {} } } } } },
+    });
+  });
 });
 
 describe('managedFields of non-apply writes', () => {

@@ -45,3 +45,47 @@ describe('server-side apply: structured-merge-diff ToFieldSet tables', () => {
     });
   }
 });
+
+describe('server-side apply: validation messages', () => {
+  const schema = smdSchema(
+    `types:
+- name: root
+  map:
+    fields:
+    - name: items
+      type:
+        list:
+          elementType:
+            map:
+              fields:
+              - name: name
+                type:
+                  scalar: string
+              - name: port
+                type:
+                  scalar: numeric
+          elementRelationship: associative
+          keys: [name, port]
+    - name: flag
+      type:
+        scalar: boolean
+    - name: any
+      type:
+        scalar: untyped
+`,
+    'root',
+  );
+  const text = (v: JsonValue): string[] => validate(v, schema, false).map(String);
+
+  it('reports items that omit every key field', () => {
+    assert.deepStrictEqual(text({ items: [{ other: 1 }] } as unknown as JsonValue), [
+      '.items: element 0: associative list with keys has an element that omits all key fields ["name" "port"] (and doesn\'t have default values for any key fields)',
+    ]);
+  });
+
+  it('prints bad values the way Go prints the value wrappers', () => {
+    assert.deepStrictEqual(text({ flag: 'yes', any: { a: 1 } }), ['.any: expected any scalar, got &{map[a:1]}', '.flag: expected boolean, got &{yes}']);
+    assert.deepStrictEqual(text({ items: [{ name: 'a', port: 1 }, { name: 'a', port: 1 }] }), ['.items: duplicate entries for key [name="a",port=1]']);
+    assert.deepStrictEqual(validate({ items: [{ name: 'a', port: 1 }, { name: 'a', port: 1 }] }, schema, true), []);
+  });
+});

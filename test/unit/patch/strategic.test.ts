@@ -3,7 +3,10 @@ import type { JsonObject, JsonValue } from '../../../src/engine/api/types';
 import { StatusError } from '../../../src/engine/api/status';
 import { patchObject } from '../../../src/engine/apiserver/patch';
 import { lookupForStruct } from '../../../src/engine/apiserver/patch/strategic/meta';
-import { deployment, objectMeta } from '../apply/k8s-schema';
+import { schemaForKind } from '../../../src/engine/api/openapi';
+
+const deployment = schemaForKind('apps', 'v1', 'Deployment')!;
+const objectMeta = deployment.properties!.metadata!;
 
 const live: JsonObject = {
   apiVersion: 'apps/v1',
