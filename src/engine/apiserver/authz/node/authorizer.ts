@@ -32,11 +32,10 @@ function selectsField(a: Attributes, field: string, value: string): boolean {
 
 export class NodeAuthorizer implements Authorizer, RuleResolver {
   private readonly graph: NodeGraph;
+  /** bootstrappolicy.NodeRules(), for the requests not subdivided by node. */
+  private readonly rules: readonly PolicyRule[] = nodeRules();
 
-  constructor(
-    reader: ObjectReader,
-    private readonly rules: readonly PolicyRule[] = nodeRules(),
-  ) {
+  constructor(reader: ObjectReader) {
     this.graph = new NodeGraph(reader);
   }
 
