@@ -113,3 +113,12 @@ describe('manifests', () => {
     assert.deepEqual(bad[0]?.errors.map((e) => e.kubectl), ['error parsing bad.json: invalid character \'}\' looking for beginning of object key string']);
   });
 });
+
+describe('manifests without kubectl validation (--validate=false)', () => {
+  it('fails only what an unstructured decode fails', () => {
+    const check = (text: string) => parseManifest(text, 'x.yaml', { validate: false })[0]?.errors.map((e) => e.kubectl);
+    assert.deepEqual(check('metadata: {name: x}\napiVersion: v1\n'), [`unable to decode "x.yaml": Object 'Kind' is missing in '{"apiVersion":"v1","metadata":{"name":"x"}}'`]);
+    assert.deepEqual(check('- a\n'), ['unable to decode "x.yaml": json: cannot unmarshal array into Go value of type unstructured.detector']);
+    assert.deepEqual(check('kind: Pod\n'), []);
+  });
+});

@@ -3,7 +3,7 @@
  * texts for everything that can be wrong with them.
  */
 export { decodeRequestBody, type BodyRequest, type DecodedBody, type FieldValidation } from './body';
-export { parseManifest, positionOf, positions, type DuplicateKey, type ManifestDocument, type ManifestProblem, type NodePosition } from './manifest';
+export { parseManifest, positionOf, positions, type DuplicateKey, type ManifestDocument, type ManifestOptions, type ManifestProblem, type NodePosition } from './manifest';
 export { unmarshal, type StrictIssue, type UnmarshalError, type UnmarshalOptions, type UnmarshalResult } from './unmarshal';
 export { parseFieldPath, jsonPointer } from './field-path';
 export type { SourceRange } from './line-index';

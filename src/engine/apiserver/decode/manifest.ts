@@ -4,7 +4,7 @@
  * documents skipped; and kubectl's own checks before anything is sent (apiVersion and kind set).
  * Every document keeps its parse tree, so any field path an error names can be pointed at.
  */
-import { goQuote } from '../../api/gofmt';
+import { goJson, goQuote } from '../../api/gofmt';
 import type { JsonObject } from '../../api/types';
 import { jsonPointer, parseFieldPath } from './field-path';
 import { parseJson } from './json-parse';
@@ -50,7 +50,12 @@ export interface ManifestDocument {
 
 const STOP_VALIDATE = 'if you choose to ignore these errors, turn validation off with --validate=false';
 
-export function parseManifest(text: string, fileName = '<stdin>'): ManifestDocument[] {
+export interface ManifestOptions {
+  /** kubectl's --validate: false skips its apiVersion/kind checks and only decodes. */
+  validate?: boolean;
+}
+
+export function parseManifest(text: string, fileName = '<stdin>', options: ManifestOptions = {}): ManifestDocument[] {
   const lines = new LineIndex(text);
   if (Buffer.byteLength(text, 'utf8') > MAX_MANIFEST_BYTES) {
     const message = `file is larger than ${MAX_MANIFEST_BYTES} bytes`;
@@ -60,7 +65,7 @@ export function parseManifest(text: string, fileName = '<stdin>'): ManifestDocum
   const docs = raw.filter((d) => d.errors.length > 0 || (d.node !== undefined && d.node.kind !== 'null'));
   docs.forEach((d, i) => {
     d.index = i;
-    if (d.errors.length === 0 && d.node) check(d);
+    if (d.errors.length === 0 && d.node) check(d, options.validate ?? true);
   });
   return docs;
 }
@@ -104,36 +109,54 @@ function doc(fileName: string, lines: LineIndex, range: SourceRange, errors: Man
   return d;
 }
 
-/** kubectl's checks before sending: an object with string apiVersion and kind, of a storable size. */
-function check(d: ManifestDocument): void {
+/**
+ * kubectl's checks before sending: with validation an object with string apiVersion and kind,
+ * without it only what decoding into an unstructured object needs; then a size etcd can store.
+ */
+function check(d: ManifestDocument, validate: boolean): void {
   const node = d.node!;
-  const problems: string[] = [];
-  if (node.kind !== 'object') {
-    problems.push('invalid object to validate');
-  } else {
-    const last = (key: string) => [...node.entries].reverse().find((e) => e.key === key)?.value;
-    const apiVersion = last('apiVersion');
-    if (!apiVersion || apiVersion.kind === 'null') problems.push('apiVersion not set');
-    else if (apiVersion.kind !== 'string') problems.push("apiVersion isn't string type");
-    else if (apiVersion.value.split('/').length > 2) problems.push(`unexpected GroupVersion string: ${apiVersion.value}`);
-    const kind = last('kind');
-    if (!kind || kind.kind === 'null') problems.push('kind not set');
-    else if (kind.kind !== 'string') problems.push("kind isn't string type");
-  }
   const whole = d.lines.range(node.start, node.end);
-  if (problems.length > 0) {
-    const message = `error validating data: ${aggregate(problems)}; ${STOP_VALIDATE}`;
-    d.errors.push({ message, kubectl: `error validating ${goQuote(d.fileName)}: ${message}`, range: whole });
-    return;
+  const fail = (message: string, kubectl: string) => void d.errors.push({ message, kubectl, range: whole });
+  if (validate) {
+    const problems = validationProblems(node);
+    if (problems.length > 0) {
+      const message = `error validating data: ${aggregate(problems)}; ${STOP_VALIDATE}`;
+      return fail(message, `error validating ${goQuote(d.fileName)}: ${message}`);
+    }
+  } else {
+    const message = undecodable(node);
+    if (message) return fail(message, `unable to decode ${goQuote(d.fileName)}: ${message}`);
   }
   const object = toJsonValue(node) as JsonObject;
   const size = Buffer.byteLength(JSON.stringify(object), 'utf8');
   if (size > ETCD_MAX_REQUEST_BYTES) {
     const message = size > MAX_REQUEST_BODY_BYTES ? `Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}` : 'etcdserver: request is too large';
-    d.errors.push({ message, kubectl: `Error from server: ${message}`, range: whole });
-    return;
+    return fail(message, `Error from server: ${message}`);
   }
   d.object = object;
+}
+
+/** kubectl's getObjectKind (pkg/validation): what must be there before the schema is consulted. */
+function validationProblems(node: SourceNode): string[] {
+  if (node.kind !== 'object') return ['invalid object to validate'];
+  const problems: string[] = [];
+  const last = (key: string) => [...node.entries].reverse().find((e) => e.key === key)?.value;
+  const apiVersion = last('apiVersion');
+  if (!apiVersion || apiVersion.kind === 'null') problems.push('apiVersion not set');
+  else if (apiVersion.kind !== 'string') problems.push("apiVersion isn't string type");
+  else if (apiVersion.value.split('/').length > 2) problems.push(`unexpected GroupVersion string: ${apiVersion.value}`);
+  const kind = last('kind');
+  if (!kind || kind.kind === 'null') problems.push('kind not set');
+  else if (kind.kind !== 'string') problems.push("kind isn't string type");
+  return problems;
+}
+
+/** unstructured.UnstructuredJSONScheme's Decode errors. */
+function undecodable(node: SourceNode): string | undefined {
+  if (node.kind !== 'object') return `json: cannot unmarshal ${node.kind} into Go value of type unstructured.detector`;
+  const kind = [...node.entries].reverse().find((e) => e.key === 'kind')?.value;
+  if (kind?.kind === 'string' && kind.value !== '') return undefined;
+  return `Object 'Kind' is missing in '${goJson(toJsonValue(node))}'`;
 }
 
 /** utilerrors.NewAggregate's text: one message as is, several in brackets. */
