@@ -58,7 +58,7 @@ export function createEtcdStore(options: EtcdStoreOptions): Store {
 class EtcdStore implements Store, WatchHost {
   readonly backend = 'etcd' as const;
   private readonly watches = new Set<EtcdWatch>();
-  private keepAlive: KeepAliveQueue | undefined;
+  private keepAlive: Promise<KeepAliveQueue> | undefined;
   /** Lease IDs this store picks, as the memory store does (see Lessor.unusedId). */
   private nextLeaseId = 1;
   private closed = false;
@@ -128,8 +128,8 @@ class EtcdStore implements Store, WatchHost {
 
   leaseKeepAlive(id: number): Promise<LeaseKeepAliveResponse> {
     return this.request(async () => {
-      this.keepAlive ??= new KeepAliveQueue(await this.client.leaseClient.leaseKeepAlive(), () => (this.keepAlive = undefined));
-      const r = await this.keepAlive.send(id);
+      this.keepAlive ??= this.client.leaseClient.leaseKeepAlive().then((stream) => new KeepAliveQueue(stream, () => (this.keepAlive = undefined)));
+      const r = await (await this.keepAlive).send(id);
       return { header: codec.header(r.header), id: Number(r.ID), ttl: Number(r.TTL) };
     });
   }
@@ -162,8 +162,9 @@ class EtcdStore implements Store, WatchHost {
         const readable = await all(mid).then(
           () => true,
           (err: unknown) => {
-            if (codec.storeError(err) instanceof StoreError) return false;
-            throw err;
+            const refusal = codec.storeError(err);
+            if (refusal instanceof StoreError && refusal.code === 'compacted') return false;
+            throw refusal;
           },
         );
         if (readable) hi = mid;
@@ -177,7 +178,7 @@ class EtcdStore implements Store, WatchHost {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.watches].map((w) => w.cancel()));
-    this.keepAlive?.close();
+    (await this.keepAlive?.catch(() => undefined))?.close();
     this.client.close();
   }
 

@@ -4,6 +4,7 @@ import { createMemoryStore } from './memory';
 import type { BackendName, Store } from './types';
 
 export * from './types';
+export { formatRevisionLog } from './format';
 export { PROGRESS_NOTIFY_INTERVAL_MS } from './memory/watchable-store';
 export { MAX_LEASE_TTL, MIN_LEASE_TTL } from './memory/lessor';
 

@@ -195,7 +195,7 @@ async function runSequence(seed: string, member: EtcdMember): Promise<void> {
         await both(what, (s) => s.compact(revision));
       } else if (roll < 89 && watchCount < MAX_WATCHES) {
         watchCount++;
-        const request: WatchRequest = { ...gen.range(), startRevision: gen.chance(0.2) ? 0 : Math.max(1, compacted - 2) + random.int(current - Math.max(1, compacted - 2) + 2) };
+        const request: WatchRequest = { ...gen.range(), startRevision: gen.chance(0.2) ? 0 : Math.max(1, compacted - 2) + random.int(current - Math.max(1, compacted - 2) + 5) };
         if (gen.chance(0.5)) request.prevKv = true;
         if (gen.chance(0.2)) request.filters = [random.pick(['noput', 'nodelete'] as const)];
         what = `#${i} watch ${JSON.stringify(request)}`;

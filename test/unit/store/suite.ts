@@ -412,6 +412,15 @@ export function storeSuite(backend: Backend): void {
       assert.deepEqual(w.responses[0]!.header, { revision: r + 2 });
     });
 
+    it('starts a watch at a future revision there', async () => {
+      const f = await open();
+      const p = uniquePrefix();
+      const r = await currentRevision(f.store);
+      const w = await Recorder.start(f.store, { key: p + 'k', startRevision: r + 3 });
+      for (let i = 0; i < 4; i++) await f.store.put({ key: p + 'k', value: String(i) });
+      await f.eventually(() => assert.deepEqual(w.events(), [`PUT ${p}k@${r + 3}`, `PUT ${p}k@${r + 4}`]));
+    });
+
     it('filters puts or deletes', async () => {
       const f = await open();
       const p = uniquePrefix();

@@ -83,6 +83,8 @@ export class WatchableStore {
     const batches = new Map<Watcher, KeyValue[]>();
     for (const kv of changes) {
       this.synced.matching(kv.key, (w) => {
+        // A watch started at a future revision waits for it.
+        if (kv.modRevision < w.minRev) return;
         const batch = batches.get(w);
         if (batch) batch.push(kv);
         else batches.set(w, [kv]);
