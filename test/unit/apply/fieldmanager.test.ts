@@ -17,7 +17,7 @@ const status: FieldManagerScope = {
   gvk,
   now: T0,
   subresource: 'status',
-  resetFields: FieldSet.of([field('spec')], [field('metadata', )]),
+  resetFields: FieldSet.of([field('spec')], [field('metadata')]),
 };
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;

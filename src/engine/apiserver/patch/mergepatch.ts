@@ -14,11 +14,10 @@ export class MergePatchError extends Error {
   }
 }
 
-export const BAD_JSON_DOC = 'Invalid JSON Document';
 export const BAD_JSON_PATCH = 'Invalid JSON Patch';
 
 export function applyMergePatch(doc: JsonValue, patch: JsonValue): JsonValue {
-  if (doc === null) throw new MergePatchError(BAD_JSON_DOC);
+  if (doc === null) throw new MergePatchError('Invalid JSON Document');
   if (patch === null) throw new MergePatchError(BAD_JSON_PATCH);
   const p = cloneJson(patch);
   if (isObject(doc) && isObject(p)) return mergeDocs(cloneJson(doc), p);

@@ -112,16 +112,6 @@ export function compareElements(a: PathElement, b: PathElement): number {
   }
 }
 
-export function comparePaths(a: Path, b: Path): number {
-  for (let i = 0; ; i++) {
-    if (i >= a.length && i >= b.length) return 0;
-    if (i >= a.length) return -1;
-    if (i >= b.length) return 1;
-    const c = compareElements(a[i]!, b[i]!);
-    if (c !== 0) return c;
-  }
-}
-
 /** value.ToString: strings quoted, numbers as %v, maps as k=v. */
 export function valueString(v: JsonValue): string {
   if (v === null) return 'null';

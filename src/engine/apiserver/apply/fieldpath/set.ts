@@ -92,10 +92,6 @@ export class FieldSet {
     return this.members.length === 0 && this.children.every((c) => c.set.empty());
   }
 
-  size(): number {
-    return this.members.length + this.children.reduce((n, c) => n + c.set.size(), 0);
-  }
-
   union(o: FieldSet): FieldSet {
     if (o === this || o.empty()) return this;
     if (this.empty()) return o;

@@ -3,7 +3,7 @@
  * part of a schema atom a value takes, how a list item becomes a path element, and the errors
  * with their path prefixes.
  */
-import type { JsonObject, JsonValue } from '../../../api/types';
+import type { JsonValue } from '../../../api/types';
 import { isObject } from '../../../api/types';
 import { goQuote } from '../../../api/gofmt';
 import type { PathElement } from '../fieldpath/element';
@@ -11,7 +11,7 @@ import { keyElement, valueElement } from '../fieldpath/element';
 import type { Atom, ListAtom, MapAtom, Scalar, TypeRef } from '../schema';
 import { resolve } from '../schema';
 
-/** The part of an atom a value takes; a value that fits none keeps the whole atom. */
+/** The handler a value gets: the part of its atom it takes. */
 export type Deduced = { kind: 'map'; map: MapAtom } | { kind: 'scalar'; scalar: Scalar } | { kind: 'list'; list: ListAtom } | { kind: 'none' };
 
 export interface Typed {
@@ -60,15 +60,6 @@ export class ValidationError {
 export function errorsText(errs: readonly ValidationError[]): string {
   if (errs.length === 1) return errs[0]!.toString();
   return ['errors:', ...errs.map((e) => '  ' + e.toString())].join('\n');
-}
-
-/** A list value (null reads as no list); undefined with an error for anything else. */
-export function asList(v: JsonValue | undefined): JsonValue[] | undefined {
-  return Array.isArray(v) ? v : undefined;
-}
-
-export function asMap(v: JsonValue | undefined): JsonObject | undefined {
-  return isObject(v) ? v : undefined;
 }
 
 export type ItemKey = { ok: true; pe: PathElement } | { ok: false; error: string };

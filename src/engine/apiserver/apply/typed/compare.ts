@@ -32,10 +32,6 @@ export function compare(lhs: JsonValue, rhs: JsonValue, ref: TypeRef): Compariso
   return { removed: FieldSet.of(...acc.removed), modified: FieldSet.of(...acc.modified), added: FieldSet.of(...acc.added) };
 }
 
-export function isSame(c: Comparison): boolean {
-  return c.removed.empty() && c.modified.empty() && c.added.empty();
-}
-
 /** One walker step: lhs or rhs may be absent (undefined), not both. */
 function walk(lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef, path: Path, acc: Acc): void {
   const state = { inLeaf: false };
