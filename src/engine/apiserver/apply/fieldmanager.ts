@@ -8,10 +8,10 @@
  * The merged object is not defaulted here; the caller defaults it, as for every patch type.
  */
 import type { SchemaNode } from '../../api/openapi/types';
-import type { GroupVersionKind, JsonObject, JsonValue, KubeObject, ManagedFieldsEntry } from '../../api/types';
+import type { GroupVersionKind, JsonObject, KubeObject, ManagedFieldsEntry } from '../../api/types';
 import { formatApiVersion, isObject } from '../../api/types';
 import { StatusError, badRequestError } from '../../api/status';
-import { cloneJson, jsonEqual } from '../patch/govalue';
+import { cloneJson } from '../patch/govalue';
 import { capUpdateManagers } from './capmanagers';
 import { ConflictsError, conflictError } from './conflict';
 import type { Path } from './fieldpath/element';
@@ -22,6 +22,7 @@ import type { Managed } from './managed';
 import { cloneManaged, decodeManagedFields, emptyManaged, encodeManagedFields, formatTime, managerIdentifier } from './managed';
 import { errorsText } from './typed/atom';
 import { validate } from './typed/validate';
+import { zeroObject } from './zero';
 import type { UpdaterContext } from './updater';
 import { applyConfiguration, updateOwnership } from './updater';
 
@@ -91,7 +92,7 @@ export function applyPatch(req: ApplyRequest): ApplyResult {
   if (patchGvk.group !== req.gvk.group || patchGvk.version !== req.gvk.version || patchGvk.kind !== req.gvk.kind) {
     throw badRequestError(`invalid object type: ${gvkString(patchGvk)}`);
   }
-  const live = normalized(req.live ?? zeroObject(req));
+  const live = normalized(req.live ?? zeroObject(req.schema, req.gvk));
 
   let outcome: { object: JsonObject; managed: Managed };
   try {
@@ -113,7 +114,7 @@ export function applyPatch(req: ApplyRequest): ApplyResult {
 
 function applyOnce(req: ApplyRequest, live: JsonObject, original: Managed, force: boolean): { object: JsonObject; managed: Managed } {
   const managed = cloneManaged(original);
-  if (managed.fields.size === 0) runUpdate(req, normalized(zeroObject(req)), live, managed, BEFORE_FIRST_APPLY);
+  if (managed.fields.size === 0) runUpdate(req, normalized(zeroObject(req.schema, req.gvk)), live, managed, BEFORE_FIRST_APPLY);
 
   const meta = req.applied.metadata;
   if (isObject(meta) && Array.isArray(meta.managedFields)) throw badRequestError('metadata.managedFields must be nil');
@@ -147,7 +148,7 @@ export function updateManagedFields(req: UpdateRequest): KubeObject {
   if (isObject(updated.metadata)) delete updated.metadata.managedFields;
   // Objects that existed before anyone tracked them stay untracked until the first apply.
   if (managed.fields.size === 0 && req.live?.metadata.uid) return updated as unknown as KubeObject;
-  runUpdate(req, normalized(req.live ?? zeroObject(req)), normalized(updated), managed, req.manager);
+  runUpdate(req, normalized(req.live ?? zeroObject(req.schema, req.gvk)), normalized(updated), managed, req.manager);
   setManagedFields(updated, managed);
   return updated as unknown as KubeObject;
 }
@@ -213,45 +214,6 @@ function normalized(obj: JsonObject | KubeObject): JsonObject {
   return copy;
 }
 
-/**
- * A new, empty object of the kind, as the registry's New() serializes: value-typed structs
- * (the schema gives them an empty default) are present and empty, required fields hold Go's
- * zero value (null for pointers, slices and maps), everything else is absent.
- */
-function zeroObject(scope: FieldManagerScope): JsonObject {
-  return { ...zeroOf(scope.schema), apiVersion: formatApiVersion(scope.gvk.group, scope.gvk.version), kind: scope.gvk.kind };
-}
-
-function zeroOf(node: SchemaNode): JsonObject {
-  // metav1.Time is a struct: its zero value serializes as null even with omitempty.
-  if (node.definition?.endsWith('.ObjectMeta')) return { creationTimestamp: null };
-  const out: JsonObject = {};
-  for (const [k, child] of Object.entries(node.properties ?? {})) {
-    const d = child.default;
-    if (child.properties && isObject(d) && Object.keys(d).length === 0) out[k] = zeroOf(child);
-    else if (node.required?.includes(k)) {
-      const zero = zeroScalar(child);
-      if (zero !== undefined) out[k] = zero;
-    }
-  }
-  return out;
-}
-
-function zeroScalar(node: SchemaNode): JsonValue | undefined {
-  if (node.intOrString || node.format === 'quantity') return undefined;
-  switch (node.type) {
-    case 'string':
-      return node.format === 'date-time' ? null : '';
-    case 'integer':
-    case 'number':
-      return 0;
-    case 'boolean':
-      return false;
-    default:
-      return null;
-  }
-}
-
 function gvkOf(obj: JsonObject): GroupVersionKind {
   const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
   const kind = typeof obj.kind === 'string' ? obj.kind : '';
@@ -278,22 +240,4 @@ function gvknn(obj: JsonObject): string {
 /** A Go error that is not a Status: 500 with no reason and the error's text. */
 function plainError(message: string): StatusError {
   return new StatusError({ code: 500, reason: '', message });
-}
-
-/**
- * IgnoreManagedFieldsTimestampsTransformer (run by the registry before storing an update):
- * when nothing but managedFields timestamps changed, keep the old timestamps so the write is a
- * no-op.
- */
-export function keepUnchangedTimestamps(updated: KubeObject, old: KubeObject): void {
-  const now = updated.metadata.managedFields;
-  const before = old.metadata.managedFields;
-  if (!now || !before || now.length !== before.length || now.length === 0) return;
-  if (now.every((e, i) => e.time === before[i]!.time)) return;
-  const withoutTime = (list: readonly ManagedFieldsEntry[]): JsonObject[] => list.map(({ time: _t, ...rest }) => rest as JsonObject);
-  if (!jsonEqual(withoutTime(now), withoutTime(before))) return;
-  const strippedNow = { ...updated, metadata: { ...updated.metadata, managedFields: undefined } } as unknown as JsonObject;
-  const strippedBefore = { ...old, metadata: { ...old.metadata, managedFields: undefined } } as unknown as JsonObject;
-  if (!jsonEqual(strippedNow, strippedBefore)) return;
-  updated.metadata.managedFields = now.map((e, i) => ({ ...e, time: before[i]!.time }));
 }

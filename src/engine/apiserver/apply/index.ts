@@ -1,7 +1,8 @@
 /**
  * Server-side apply and managedFields tracking, as kube-apiserver 1.35 does them.
  */
-export { applyPatch, updateManagedFields, keepUnchangedTimestamps } from './fieldmanager';
+export { applyPatch, updateManagedFields } from './fieldmanager';
+export { keepUnchangedTimestamps } from './timestamps';
 export type { ApplyRequest, ApplyResult, FieldManagerScope, UpdateRequest } from './fieldmanager';
 export { managerOrUserAgent, checkPatchedIdentity } from './request';
 export { FieldSet } from './fieldpath/set';
