@@ -19,14 +19,14 @@ const AUTHORIZATION_GROUP = 'authorization.k8s.io';
 
 export interface ResourceRule {
   verbs: string[];
-  apiGroups?: string[] | undefined;
-  resources?: string[] | undefined;
-  resourceNames?: string[] | undefined;
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
 }
 
 export interface NonResourceRule {
   verbs: string[];
-  nonResourceURLs?: string[] | undefined;
+  nonResourceURLs?: string[];
 }
 
 export interface RulesForResult {
