@@ -46,6 +46,8 @@ describe('manifests', () => {
     });
     assert.deepEqual(positionOf(d, 'metadata.labels[app.kubernetes.io/name]')?.key, { line: 8, column: 5, endLine: 8, endColumn: 27 });
     assert.deepEqual(positionOf(d, 'metadata.labels[app]')?.value, { line: 7, column: 10, endLine: 7, endColumn: 13 });
+    assert.deepEqual(positionOf(d, 'metadata.labels.app.kubernetes.io/name'), { ...positionOf(d, 'metadata.labels[app.kubernetes.io/name]'), exact: true });
+    assert.equal(positionOf(d, 'metadata.labels.app.kubernetes.io/name')?.value.line, 8);
     assert.deepEqual(positionOf(d, 'spec.template.spec.containers[0]')?.value.line, 14);
     const missing = positionOf(d, 'spec.selector.matchLabels');
     assert.equal(missing?.exact, false);

@@ -6,7 +6,7 @@
  */
 import { goJson, goQuote } from '../../api/gofmt';
 import type { JsonObject } from '../../api/types';
-import { jsonPointer, parseFieldPath } from './field-path';
+import { jsonPointer, parseFieldPath, type PathSegment } from './field-path';
 import { parseJson } from './json-parse';
 import { LineIndex, type SourceRange } from './line-index';
 import { ETCD_MAX_REQUEST_BYTES, MAX_DEPTH, MAX_MANIFEST_BYTES, MAX_NODES, MAX_REQUEST_BODY_BYTES } from './limits';
@@ -172,16 +172,27 @@ function fieldPath(segments: Array<string | number>): string {
 }
 
 /**
- * Where a field is: `spec.template.spec.containers[0].image`, `metadata.labels[app]`. When the
- * field is not in the document (a required field that is missing), the nearest enclosing value
- * is given, with `exact` false.
+ * Where a field is: `spec.template.spec.containers[0].image`, `metadata.labels[app]`. Map keys
+ * holding dots may also come dotted (`metadata.labels.app.kubernetes.io/name`, as decode errors
+ * write them). When the field is not in the document (a required field that is missing), the
+ * nearest enclosing value is given, with `exact` false.
  */
 export function positionOf(d: ManifestDocument, path: string): (NodePosition & { exact: boolean }) | undefined {
   if (!d.node) return undefined;
+  const segments = parseFieldPath(path);
   let node: SourceNode = d.node;
   let keySpan: SourceSpan | undefined;
-  for (const segment of parseFieldPath(path)) {
-    const next = step(node, segment);
+  for (let i = 0; i < segments.length; i++) {
+    const first = segments[i]!;
+    let next: ReturnType<typeof step>;
+    // A key with dots in it, split by a dotted path: the longest run of names that is a key wins.
+    let run = 1;
+    if ('name' in first && node.kind === 'object') while (i + run < segments.length && 'name' in segments[i + run]!) run++;
+    for (let k = run; !next && k >= 1; k--) {
+      const names = segments.slice(i, i + k).map((s) => ('name' in s ? s.name : s.bracket));
+      next = step(node, k === 1 ? first : { name: names.join('.') });
+      if (next) i += k - 1;
+    }
     if (!next) return { ...position(d, node, keySpan), exact: false };
     node = next.node;
     keySpan = next.keySpan;
@@ -189,7 +200,7 @@ export function positionOf(d: ManifestDocument, path: string): (NodePosition & {
   return { ...position(d, node, keySpan), exact: true };
 }
 
-function step(node: SourceNode, segment: { name: string } | { bracket: string }): { node: SourceNode; keySpan?: SourceSpan } | undefined {
+function step(node: SourceNode, segment: PathSegment): { node: SourceNode; keySpan?: SourceSpan } | undefined {
   const key = 'name' in segment ? segment.name : segment.bracket;
   if (node.kind === 'object') {
     for (let i = node.entries.length - 1; i >= 0; i--) {
