@@ -64,7 +64,9 @@ export async function startEtcd(options: EtcdOptions = {}): Promise<EtcdMember> 
   const reason = etcdMissingReason();
   if (reason) throw new Error(reason);
   const dataDir = mkdtempSync(join(options.dataRoot ?? defaultDataRoot(), 'kubesim-etcd-'));
-  const [clientPort, peerPort] = [await freePort(), await freePort()];
+  const clientPort = await freePort();
+  let peerPort = await freePort();
+  while (peerPort === clientPort) peerPort = await freePort();
   const endpoint = `http://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
   const args = [

@@ -142,6 +142,9 @@ function comparable(request: RangeRequest, response: unknown): unknown {
   return { ...r, kvs: r.kvs.map((kv) => kv[field]) };
 }
 
+const flatten = (responses: WatchResponse[]): unknown[] =>
+  responses.flatMap((r): unknown[] => (r.canceled ? [{ canceled: true, compactRevision: r.compactRevision, cancelReason: r.cancelReason }] : r.events));
+
 async function runSequence(seed: string, member: EtcdMember): Promise<void> {
   const random = new Random(seed);
   const gen = new Generator(random);
@@ -206,9 +209,16 @@ async function runSequence(seed: string, member: EtcdMember): Promise<void> {
           await watch.ready;
           watches.push(() => watch.cancel());
         }
-        // etcd catches a watcher up from history within 100 ms; let it, before the next write.
+        // etcd catches a watcher up from history within 100 ms (the memory store at the next
+        // clock task); let it, before a compaction could overtake it.
         await memory.clock.advance(0);
-        await sleep(150);
+        const replayed = flatten(memory.watches[index]!).length;
+        const deadline = Date.now() + 3000;
+        while (flatten(etcd.watches[index]!).length < replayed && Date.now() < deadline) {
+          await etcd.clock.settle();
+          await sleep(10);
+        }
+        if (replayed === 0) await sleep(300);
       } else if (roll < 95) {
         const kind = random.int(4);
         const id = leases.length > 0 && gen.chance(0.9) ? random.pick(leases) : 4242;
@@ -245,8 +255,6 @@ async function runSequence(seed: string, member: EtcdMember): Promise<void> {
     }
 
     // Every watch saw the same events (and cancellations) on both backends.
-    const flatten = (responses: WatchResponse[]): unknown[] =>
-      responses.flatMap((r): unknown[] => (r.canceled ? [{ canceled: true, compactRevision: r.compactRevision, cancelReason: r.cancelReason }] : r.events));
     await memory.clock.settle();
     const deadline = Date.now() + 5000;
     for (let w = 0; w < memory.watches.length; w++) {

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock';
-import { normalizeRangeEnd } from '../keys';
+import { compareBytes, normalizeRangeEnd } from '../keys';
 import type { KeyValue, Watch, WatchEvent, WatchListener, WatchRequest, WatchResponse } from '../types';
 import { isTombstone } from './key-index';
 import type { KvStore } from './kv-store';
@@ -56,7 +56,7 @@ export class WatchableStore {
       requestProgress: () => this.requestProgress(w),
       cancel: async () => this.cancel(w),
     };
-    if (end !== undefined && end !== '' && this.kv.index.compare(key, end) >= 0) {
+    if (end !== undefined && end !== '' && compareBytes(key, end) >= 0) {
       w.state = 'closed';
       this.send(w, { header: { revision: curRev }, events: [], canceled: true, cancelReason: EMPTY_RANGE_REASON });
       return handle;
