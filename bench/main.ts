@@ -7,6 +7,7 @@ import type { BenchSuite } from './report';
 
 const suites: Record<string, () => Promise<{ default: BenchSuite }>> = {
   // Each suite adds itself here: name -> () => import('./<name>')
+  validate: () => import('./validate'),
   store: () => import('./store'),
 };
 

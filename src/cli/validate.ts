@@ -1,8 +1,8 @@
 /**
  * `kubesim validate [--strict] [--output text|json] <files or folders...>`: every document of the
- * given manifests goes through the API server's full pipeline in dry-run, as the cluster admin,
- * against a fresh in-memory cluster that holds the documents given before it (each valid one is
- * then stored, so a Namespace or ResourceQuota earlier in the set counts). Errors read as kubectl
+ * given manifests goes through the API server's full pipeline, as the cluster admin, against a
+ * fresh in-memory cluster that holds the documents given before it (each valid one is stored,
+ * so a Namespace or ResourceQuota earlier in the set counts). Errors read as kubectl
  * prints them; `--output json` gives one entry per document with the line and column of each
  * offending node. Exit codes: 0 all valid, 1 any invalid, 2 usage errors.
  */
@@ -12,7 +12,7 @@ import { errorTypeText, type FieldError } from '../engine/api/field';
 import { formatKubectlError, withSource } from '../engine/api/kubectl-format';
 import { noKindMatchMessage } from '../engine/api/registry';
 import type { Status } from '../engine/api/status';
-import { isObject, parseApiVersion, type KubeObject } from '../engine/api/types';
+import { isObject, parseApiVersion, type JsonObject, type KubeObject } from '../engine/api/types';
 import { computeQuotaStatus } from '../engine/apiserver/admission/resourcequota/plugin';
 import { ADMIN_USER } from '../engine/apiserver/authn/user';
 import { createRbacAuthorizer } from '../engine/apiserver/authz/rbac';
@@ -258,30 +258,33 @@ export class Validator {
     const namespace = info.namespaced ? report.namespace || 'default' : '';
     const base = { group, version, resource: info.resource, namespace: namespace || undefined };
     const options = { fieldManager: FIELD_MANAGER, fieldValidation: this.strict ? ('Strict' as const) : ('Warn' as const) };
+    // A write that passes the dry run is stored unchanged by the real one, and one that fails
+    // stores nothing: a single real write gives the dry run's answer and the stored object.
+    let verb = 'creating';
+    let res = await this.server.handle(admin({ ...base, verb: 'create', options, body: { object: obj } }));
     const name = str(isObject(obj.metadata) ? obj.metadata.name : undefined);
-    const live = name ? await this.server.handle(admin({ ...base, verb: 'get', name })) : undefined;
-    const write = (dryRun: boolean): Promise<ApiResponse> => {
-      if (live?.code === 200) {
-        const meta = isObject(obj.metadata) ? obj.metadata : {};
-        const resourceVersion = str(isObject(live.body.metadata) ? live.body.metadata.resourceVersion : undefined);
-        return this.server.handle(
-          admin({ ...base, verb: 'update', name, options: { ...options, dryRun }, body: { object: { ...obj, metadata: { ...meta, resourceVersion } } } }),
-        );
-      }
-      return this.server.handle(admin({ ...base, verb: 'create', options: { ...options, dryRun }, body: { object: obj } }));
-    };
-    const res = await write(true);
+    if (res.code === 409 && res.body.reason === 'AlreadyExists' && name) {
+      verb = 'replacing';
+      res = await this.replace(base, name, obj, options);
+    }
     report.warnings.push(...warningReports(doc, res.warnings));
     if (res.code >= 400) {
       const status = res.body as unknown as Status;
       report.errors = res.fieldErrors ? res.fieldErrors.map((e) => fieldErrorReport(doc, e)) : statusReports(doc, status);
-      report.kubectl = formatKubectlError(withSource(status, live?.code === 200 ? 'replacing' : 'creating', doc.fileName));
+      report.kubectl = formatKubectlError(withSource(status, verb, doc.fileName));
       return report;
     }
     report.valid = true;
-    const stored = await write(false);
-    if (stored.code < 400) await this.afterStore(info.group, info.kind, stored.body as unknown as KubeObject);
+    await this.afterStore(info.group, info.kind, res.body as unknown as KubeObject);
     return report;
+  }
+
+  /** A document naming an object given earlier in the set replaces it, as `kubectl replace` would. */
+  private async replace(base: Omit<ApiRequest, 'verb' | 'user'>, name: string, obj: JsonObject, options: ApiRequest['options']): Promise<ApiResponse> {
+    const live = await this.server.handle(admin({ ...base, verb: 'get', name }));
+    const meta = isObject(obj.metadata) ? obj.metadata : {};
+    const resourceVersion = str(isObject(live.body.metadata) ? live.body.metadata.resourceVersion : undefined);
+    return this.server.handle(admin({ ...base, verb: 'update', name, options, body: { object: { ...obj, metadata: { ...meta, resourceVersion } } } }));
   }
 
   /** The controllers a fresh cluster would run at once, for what the rest of the set relies on. */

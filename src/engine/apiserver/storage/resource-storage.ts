@@ -146,6 +146,8 @@ function storeStatusError(message: string): StatusError {
  * the real write would fail to store is reported the same way.
  */
 function checkSize(key: string, value: string): void {
+  // A UTF-16 unit is at most three UTF-8 bytes: most objects are far below the limit.
+  if ((key.length + value.length) * 3 <= MAX_REQUEST_BYTES) return;
   if (utf8Length(key) + utf8Length(value) > MAX_REQUEST_BYTES) throw storeStatusError(StoreErrors.requestTooLarge);
 }
 
