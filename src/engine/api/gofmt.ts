@@ -97,11 +97,10 @@ function jsonNumber(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
   const abs = Math.abs(n);
   if (abs < 1e-6 || abs >= 1e21) {
-    // Go uses 'e' format with a minimal exponent ("1e-07", "1e+21").
+    // encoding/json writes 'e' format and then trims the exponent's padding: "1e-7", "1e+21".
     const [mant, e] = n.toExponential().split('e') as [string, string];
     const sign = e.startsWith('-') ? '-' : '+';
-    const digits = e.replace(/^[+-]/, '').padStart(2, '0');
-    return `${mant}e${sign}${digits}`;
+    return `${mant}e${sign}${e.replace(/^[+-]/, '')}`;
   }
   return String(n);
 }
