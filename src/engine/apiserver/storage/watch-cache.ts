@@ -62,6 +62,7 @@ export class WatchCache {
   private revision = 0;
   private readonly watchers = new Set<Watcher>();
   private storeWatch: Watch | undefined;
+  private bookmarkPending = false;
 
   constructor(
     private readonly store: Store,
@@ -145,9 +146,14 @@ export class WatchCache {
     };
   }
 
-  /** Sends a bookmark with the current revision to every watcher that asked for bookmarks. */
+  /**
+   * Sends every watcher that asked for bookmarks one with the store's current revision, once
+   * etcd's progress notification has told the cache what that revision is.
+   */
   bookmark(): void {
-    for (const w of this.watchers) if (w.bookmarks) this.sendBookmark(w);
+    if (![...this.watchers].some((w) => w.bookmarks)) return;
+    this.bookmarkPending = true;
+    this.storeWatch?.requestProgress();
   }
 
   private oldestDeliverable(): number {
@@ -159,7 +165,12 @@ export class WatchCache {
   private onStoreResponse(r: WatchResponse): void {
     if (r.canceled) return;
     for (const ev of r.events) this.apply(ev.type, ev.kv, ev.prevKv);
-    if (r.header.revision > this.revision && r.events.length === 0) this.revision = r.header.revision;
+    if (r.events.length > 0) return;
+    if (r.header.revision > this.revision) this.revision = r.header.revision;
+    if (this.bookmarkPending) {
+      this.bookmarkPending = false;
+      for (const w of this.watchers) if (w.bookmarks) this.sendBookmark(w);
+    }
   }
 
   private apply(type: 'PUT' | 'DELETE', kv: KeyValue, prevKv: KeyValue | undefined): void {
