@@ -13,9 +13,11 @@ import { Reporter, gc, heapUsedBytes, nowMs, type BenchSuite } from './report';
 
 const PREFIX = '/registry/configmaps/bench/';
 const key = (i: number): string => `${PREFIX}cm-${i.toString().padStart(7, '0')}`;
-/** A ~1 KiB JSON string per key, made as the API server makes its values. */
-const value = (i: number, round = 0): string =>
-  JSON.stringify({ kind: 'ConfigMap', metadata: { name: `cm-${i}`, round }, data: { pad: 'x'.repeat(940) } });
+/** A 1 KiB JSON string per key, made as the API server makes its values. */
+const value = (i: number, round = 0): string => {
+  const object = (pad: string): object => ({ kind: 'ConfigMap', metadata: { name: `cm-${i}`, round }, data: { pad } });
+  return JSON.stringify(object('x'.repeat(1024 - JSON.stringify(object('')).length)));
+};
 
 interface Sizes {
   puts: number;
