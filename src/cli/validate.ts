@@ -178,10 +178,15 @@ function documentIdentity(doc: ManifestDocument): Pick<DocumentReport, 'apiVersi
   return { apiVersion: str(obj.apiVersion), kind: str(obj.kind), namespace: str(meta.namespace), name: str(meta.name) || str(meta.generateName) };
 }
 
+/** Where the document's content starts (after a `---` line). */
+function documentStart(doc: ManifestDocument): { line: number; column: number } {
+  return doc.node ? doc.lines.position(doc.node.start) : { line: doc.range.line, column: doc.range.column };
+}
+
 /** The line and column of a field: the key of an unknown field, the value of an invalid one. */
 function where(doc: ManifestDocument, field: string, preferKey: boolean): { line: number; column: number } {
   const p = field ? positionOf(doc, field) : undefined;
-  if (!p) return { line: doc.range.line, column: doc.range.column };
+  if (!p) return documentStart(doc);
   const range = (preferKey || !p.exact) && p.key ? p.key : p.value;
   return { line: range.line, column: range.column };
 }
@@ -239,7 +244,7 @@ export class Validator {
   }
 
   async validateDocument(doc: ManifestDocument): Promise<DocumentReport> {
-    const report: DocumentReport = { file: doc.fileName, index: doc.index, line: doc.range.line, ...documentIdentity(doc), valid: false, errors: [], warnings: [] };
+    const report: DocumentReport = { file: doc.fileName, index: doc.index, line: documentStart(doc).line, ...documentIdentity(doc), valid: false, errors: [], warnings: [] };
     for (const d of doc.duplicates) report.warnings.push({ message: `duplicate field "${d.path}"`, line: d.range.line, column: d.range.column });
     if (doc.errors.length > 0 || !doc.object) {
       for (const e of doc.errors) report.errors.push({ field: '', type: 'Invalid value', detail: e.message, message: e.message, line: e.range.line, column: e.range.column });

@@ -131,6 +131,8 @@ async function tryUpdate(ctx: RequestContext, t: Target, spec: UpdateSpec, key: 
       const path = Path.root('metadata', 'resourceVersion');
       throw invalidError({ group: t.info.group, name: t.info.resource }, t.name, [invalid(path, 0, 'must be specified for an update')]);
     }
+    // An unconditional update is made against the version it read.
+    obj.metadata.resourceVersion = old.metadata.resourceVersion;
   } else if (rv !== old.metadata.resourceVersion) {
     ctx.stage({ stage: 'storage', verdict: 'rejected', rule: key, detail: OPTIMISTIC_LOCK_MESSAGE });
     throw conflictError(groupResource(t.info), t.name, OPTIMISTIC_LOCK_MESSAGE);

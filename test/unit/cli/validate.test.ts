@@ -1,0 +1,171 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runValidate, type DocumentReport } from '../../../src/cli/validate';
+
+async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = process.stdout.write.bind(process.stdout);
+  const err = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((s: string) => ((stdout += s), true)) as typeof process.stdout.write;
+  process.stderr.write = ((s: string) => ((stderr += s), true)) as typeof process.stderr.write;
+  try {
+    return { code: await runValidate(argv), stdout, stderr };
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'kubesim-validate-'));
+function file(name: string, text: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+const GOOD = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  mode: fast
+`;
+
+const BAD = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: -1
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.27
+        bogus: true
+`;
+
+describe('kubesim validate', function () {
+  this.timeout(30_000);
+
+  it('exits 0 when every document is valid', async () => {
+    const r = await run([file('good.yaml', GOOD)]);
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout, '1 document, 0 invalid\n');
+  });
+
+  it('reports each document as JSON with apimachinery types and YAML positions', async () => {
+    const p = file('mixed.yaml', `${GOOD}---\n${BAD}`);
+    const r = await run(['--output', 'json', p]);
+    assert.equal(r.code, 1);
+    const reports = JSON.parse(r.stdout) as DocumentReport[];
+    assert.equal(reports.length, 2);
+    assert.deepEqual(Object.keys(reports[1]!), ['file', 'index', 'line', 'apiVersion', 'kind', 'namespace', 'name', 'valid', 'errors', 'warnings']);
+    assert.deepEqual(reports[0], {
+      file: p,
+      index: 0,
+      line: 1,
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: '',
+      name: 'settings',
+      valid: true,
+      errors: [],
+      warnings: [],
+    });
+    const bad = reports[1]!;
+    assert.equal(bad.index, 1);
+    assert.equal(bad.line, 8);
+    assert.equal(bad.valid, false);
+    assert.deepEqual(bad.errors, [
+      {
+        field: 'spec.replicas',
+        type: 'Invalid value',
+        detail: 'must be greater than or equal to 0',
+        message: 'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
+        line: 13,
+        column: 13,
+      },
+    ]);
+    assert.deepEqual(bad.warnings, [{ message: 'unknown field "spec.template.spec.containers[0].bogus"', line: 25, column: 9 }]);
+  });
+
+  it('prints kubectl texts with file:line:column prefixes', async () => {
+    const p = file('bad.yaml', BAD);
+    const r = await run([p]);
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stdout,
+      `${p}:18:9: Warning: unknown field "spec.template.spec.containers[0].bogus"\n` +
+        `${p}:6:13: The Deployment "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0\n` +
+        '1 document, 1 invalid\n',
+    );
+  });
+
+  it('--strict refuses unknown fields, pointing at the key', async () => {
+    const r = await run(['--strict', '-o', 'json', file('strict.yaml', BAD.replace('replicas: -1', 'replicas: 1'))]);
+    assert.equal(r.code, 1);
+    const [report] = JSON.parse(r.stdout) as DocumentReport[];
+    assert.deepEqual(report!.errors, [
+      {
+        field: 'spec.template.spec.containers[0].bogus',
+        type: 'Unknown field',
+        detail: 'unknown field "spec.template.spec.containers[0].bogus"',
+        message: 'unknown field "spec.template.spec.containers[0].bogus"',
+        line: 18,
+        column: 9,
+      },
+    ]);
+  });
+
+  it('documents given earlier exist for later ones: a namespace, then what lives in it', async () => {
+    const cm = GOOD.replace('  name: settings', '  name: settings\n  namespace: team');
+    const missing = await run([file('missing-ns.yaml', cm)]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stdout, /Error from server \(NotFound\): error when creating ".*missing-ns\.yaml": namespaces "team" not found\n/);
+    const withNs = await run([file('with-ns.yaml', `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n---\n${cm}`)]);
+    assert.equal(withNs.code, 0, withNs.stdout);
+  });
+
+  it('a quota earlier in the set is in force for what follows', async () => {
+    const quota = `apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: q\nspec:\n  hard:\n    configmaps: "1"\n`;
+    const cms = [1, 2].map((i) => GOOD.replace('name: settings', `name: c${i}`)).join('---\n');
+    const r = await run(['-o', 'json', file('quota.yaml', `${quota}---\n${cms}`)]);
+    const reports = JSON.parse(r.stdout) as DocumentReport[];
+    assert.deepEqual(reports.map((x) => x.valid), [true, true, false]);
+    assert.equal(reports[2]!.errors[0]!.message, 'configmaps "c2" is forbidden: exceeded quota: q, requested: configmaps=1, used: configmaps=1, limited: configmaps=1');
+  });
+
+  it('reports unknown kinds and YAML syntax errors without stopping', async () => {
+    const r = await run(['-o', 'json', file('odd.yaml', `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n---\na: [1, 2\n`)]);
+    assert.equal(r.code, 1);
+    const reports = JSON.parse(r.stdout) as DocumentReport[];
+    assert.equal(reports[0]!.errors[0]!.message, 'no matches for kind "Widget" in version "example.com/v1"');
+    assert.equal(reports[0]!.errors[0]!.line, 2);
+    assert.equal(reports[1]!.valid, false);
+    assert.match(reports[1]!.errors[0]!.message, /^error converting YAML to JSON: yaml: line \d+: /);
+  });
+
+  it('walks folders and exits 2 on usage errors', async () => {
+    const sub = join(dir, 'folder');
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, 'a.yaml'), GOOD);
+    writeFileSync(join(sub, 'notes.txt'), 'not a manifest');
+    const ok = await run([sub]);
+    assert.equal(ok.code, 0);
+    assert.equal((await run([])).code, 2);
+    assert.equal((await run(['--output', 'xml', sub])).code, 2);
+    const missing = await run([join(dir, 'nope.yaml')]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /^error: the path ".*nope\.yaml" does not exist\n/);
+  });
+});
