@@ -37,10 +37,24 @@ function ordered<T extends object>(obj: T, order: readonly string[], skip: Reado
 const NOT_STORED = new Set(['resourceVersion', 'selfLink']);
 const NONE = new Set<string>();
 
-/** The stored JSON: metadata without resourceVersion, fields in Go's order where kubesim knows it. */
-export function encodeForStorage(obj: KubeObject): string {
+/** The object as it is stored: metadata without resourceVersion, fields in Go's order where kubesim knows it. */
+export function canonical(obj: KubeObject): KubeObject {
   const metadata = ordered(obj.metadata, META_ORDER, NOT_STORED);
-  return JSON.stringify(ordered({ ...obj, metadata }, TOP_ORDER, NONE));
+  return ordered({ ...obj, metadata }, TOP_ORDER, NONE);
+}
+
+export function encodeForStorage(obj: KubeObject): string {
+  return JSON.stringify(canonical(obj));
+}
+
+/**
+ * What reading back a just-written object gives (defaults applied, the revision as its
+ * resourceVersion, frozen), made from the canonical object instead of parsing the bytes again.
+ */
+export function asStored(stored: KubeObject, revision: number): KubeObject {
+  applyDefaults(stored);
+  stored.metadata = withResourceVersion(stored.metadata, revision);
+  return deepFreeze(stored);
 }
 
 export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'>): KubeObject {

@@ -9,7 +9,7 @@ import { alreadyExistsError, internalServerError, StatusError } from '../../api/
 import { MAX_REQUEST_BYTES, prefixEnd, StoreError, StoreErrors, type KeyValue, type Store } from '../../store/types';
 import { storageKey, storageListPrefix } from '../../api/registry';
 import { groupResource, type ResourceInfo } from '../resources';
-import { decodeFromStorage, encodeForStorage } from './codec';
+import { asStored, canonical, decodeFromStorage } from './codec';
 import { WatchCache } from './watch-cache';
 
 export interface StoredObject {
@@ -64,7 +64,8 @@ export class ResourceStorage {
   async create(key: string, obj: KubeObject, dryRun: boolean): Promise<WriteResult> {
     const name = obj.metadata.name ?? '';
     if (obj.metadata.resourceVersion) throw internalServerError('resourceVersion should not be set on objects to be created');
-    const value = encodeForStorage(obj);
+    const stored = canonical(obj);
+    const value = JSON.stringify(stored);
     if (dryRun) {
       checkSize(key, value);
       if (await this.get(key)) throw alreadyExistsError(groupResource(this.type), name);
@@ -78,7 +79,7 @@ export class ResourceStorage {
       }),
     );
     if (!res.succeeded) throw alreadyExistsError(groupResource(this.type), name);
-    return { object: decodeFromStorage({ value, modRevision: res.header.revision }), revision: res.header.revision };
+    return { object: asStored(stored, res.header.revision), revision: res.header.revision };
   }
 
   /**
@@ -86,7 +87,8 @@ export class ResourceStorage {
    * Returns undefined when another write got there first, so the caller can retry.
    */
   async update(key: string, obj: KubeObject, expected: StoredObject, dryRun: boolean): Promise<WriteResult | undefined> {
-    const value = encodeForStorage(obj);
+    const stored = canonical(obj);
+    const value = JSON.stringify(stored);
     if (value === expected.value) return { object: expected.object };
     if (dryRun) {
       checkSize(key, value);
@@ -100,7 +102,7 @@ export class ResourceStorage {
       }),
     );
     if (!res.succeeded) return undefined;
-    return { object: decodeFromStorage({ value, modRevision: res.header.revision }), revision: res.header.revision };
+    return { object: asStored(stored, res.header.revision), revision: res.header.revision };
   }
 
   /** Deletes the key if it is still at `expected`; undefined when it changed meanwhile. */
