@@ -3,8 +3,9 @@
  * and adds them to the union here, so a subscriber can switch on `type` exhaustively.
  */
 import type { ApiRequestRecord } from './apiserver';
+import type { ReconcileRecord } from './reconcile';
 
-export type TraceRecord = ApiRequestRecord;
+export type TraceRecord = ApiRequestRecord | ReconcileRecord;
 
 export type TraceRecordType = TraceRecord['type'];
 

@@ -136,6 +136,7 @@ describe('apiserver admission', () => {
     await h.create(serviceAccount('default'), 'default');
     const res = await h.req({ ...pods, verb: 'create', body: { object: pod('p') } });
     const rec = h.server.trace.get(res.trace)!;
+    assert.ok(rec.type === 'api.request');
     const mutated = rec.stages.filter((s) => s.stage === 'mutating-admission' && s.verdict === 'mutated').map((s) => s.rule);
     assert.deepEqual(mutated, ['ServiceAccount', 'Priority', 'DefaultTolerationSeconds']);
   });

@@ -1,0 +1,36 @@
+/**
+ * What a control loop records for each reconcile: which key it synced and why (the informer
+ * event's revision and the request that wrote it, a requeue, a retry, a resync), what it saw,
+ * the API requests it sent, and how it ended: done, requeued after a delay, or failed and
+ * requeued with the rate limiter's backoff.
+ */
+import type { RecordBase } from './record';
+
+/** event: an informer event; resync: the periodic resync; requeue: the loop asked for it; retry: after an error. */
+export type ReconcileTrigger = 'event' | 'resync' | 'requeue' | 'retry' | 'enqueue';
+
+export type ReconcileOutcome = 'done' | 'requeue-after' | 'error';
+
+export interface ReconcileRecord extends RecordBase {
+  readonly type: 'controller.reconcile';
+  /** The control loop: "deployment", "replicaset", "endpointslice". */
+  readonly controller: string;
+  /** The workqueue key: "<namespace>/<name>" or "<name>". */
+  readonly key: string;
+  readonly trigger: ReconcileTrigger;
+  /** The resourceVersion (etcd revision) of the object whose event queued the key. */
+  readonly revision?: number;
+  /** A short account, by the controller, of the state it acted on. */
+  readonly observed?: string;
+  /** The trace ids of the API requests the reconcile sent, in order. */
+  readonly requests: readonly number[];
+  readonly outcome: ReconcileOutcome;
+  /** For requeue-after: the delay the loop asked for (ms). */
+  readonly requeueAfterMs?: number;
+  /** For errors: the error text, the rate limiter's backoff before the retry (ms) and the retries so far. */
+  readonly error?: string;
+  readonly backoffMs?: number;
+  readonly retries?: number;
+  /** For errors: the loop gave up on the key after its maximum number of retries. */
+  readonly dropped?: boolean;
+}
