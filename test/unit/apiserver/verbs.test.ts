@@ -193,6 +193,21 @@ describe('apiserver verbs', () => {
     assert.equal(negative.body.message, 'Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
   });
 
+  it('refuses what etcd would not store, and verbs a resource does not serve', async () => {
+    const big = deployment('big');
+    ((big.spec as JsonObject).template as { spec: { containers: JsonObject[] } }).spec.containers[0]!.args = ['x'.repeat(1.6 * 1024 * 1024)];
+    const res = await h.req({ ...apps, verb: 'create', body: { object: big } });
+    assert.equal(res.code, 500);
+    assert.deepEqual(res.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500, reason: '', message: 'etcdserver: request is too large' });
+    const dry = await h.req({ ...apps, verb: 'create', options: { dryRun: true }, body: { object: big } });
+    assert.equal(dry.body.message, 'etcdserver: request is too large');
+    const verb = await h.req({ verb: 'update', group: 'authorization.k8s.io', version: 'v1', resource: 'selfsubjectaccessreviews', name: 'x', body: { object: {} } });
+    assert.equal(verb.code, 405);
+    const noNs = await h.req({ ...apps, namespace: undefined, verb: 'get', name: 'web' });
+    assert.equal(noNs.code, 400);
+    assert.equal(noNs.body.message, 'Namespace parameter required.');
+  });
+
   it('every request leaves a trace record with its stages', async () => {
     const res = await h.req({ ...apps, verb: 'create', body: { object: deployment('web', -1) } });
     const rec = h.server.trace.get(res.trace);
