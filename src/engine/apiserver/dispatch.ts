@@ -30,13 +30,19 @@ export function notServedError(): StatusError {
 
 const NAMED_VERBS = new Set(['get', 'update', 'patch', 'delete']);
 
+/**
+ * The subresources the API server serves itself. The kubelet's (log, exec, attach, portforward,
+ * proxy) and eviction are not served yet.
+ */
+const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'binding', 'finalize']);
+
 export function resolveTarget(ctx: RequestContext): Target {
   const r = ctx.request;
   const info = ctx.server.registry.byGroupResource(r.group, r.resource, r.version);
   if (!info) throw notServedError();
   const subresource = r.subresource ?? '';
   const sub = subresource ? info.subresources.find((s) => s.name === subresource) : undefined;
-  if (subresource && !sub) throw notServedError();
+  if (subresource && (!sub || !SERVED_SUBRESOURCES.has(subresource))) throw notServedError();
   const verbs = sub ? sub.verbs : info.verbs;
   if (!verbs.includes(r.verb)) throw methodNotSupportedError(groupResource(info), r.verb);
   const storage = ctx.server.storage.for(info);
