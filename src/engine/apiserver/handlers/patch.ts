@@ -3,7 +3,7 @@
  * object inside GuaranteedUpdate, and the result is decoded, defaulted and validated like the
  * body of an update.
  */
-import { unsupportedMediaTypeError } from '../../api/status';
+import { notFoundError, unsupportedMediaTypeError } from '../../api/status';
 import { schemaForKind } from '../../api/openapi';
 import { isObject, type JsonObject, type KubeObject } from '../../api/types';
 import { bodyValue, decodeAs } from '../body';
@@ -12,6 +12,7 @@ import { trackWrite } from '../managed-fields';
 import { patchObject } from '../patch';
 import { validatePatchOptions } from '../patch/options';
 import { PATCH_CONTENT_TYPES } from '../request';
+import { groupResource } from '../resources';
 import { checkName, subresourceUpdate } from './update';
 import { guaranteedUpdate, type UpdateResult } from './write';
 
@@ -25,7 +26,9 @@ export async function handlePatch(ctx: RequestContext, t: Target): Promise<Updat
   return guaranteedUpdate(ctx, t, {
     ...subresourceUpdate(t),
     async updatedObject(current: KubeObject | undefined): Promise<KubeObject> {
-      const base = (current ? structuredClone(current) : { apiVersion: '', kind: '', metadata: {} }) as unknown as JsonObject;
+      // Only server-side apply creates; other patches need something to patch.
+      if (!current) throw notFoundError(groupResource(t.info), t.name);
+      const base = structuredClone(current) as unknown as JsonObject;
       const patched = patchObject({ type, current: base, patch, schema, fieldValidation: ctx.options.fieldValidation });
       const obj = decodeAs(ctx, isObject(patched) ? patched : {}, t.info);
       checkName(obj, t);
