@@ -14,15 +14,15 @@ import { noKindMatchMessage } from '../engine/api/registry';
 import type { Status } from '../engine/api/status';
 import { isObject, parseApiVersion, type JsonObject, type KubeObject } from '../engine/api/types';
 import { computeQuotaStatus } from '../engine/apiserver/admission/resourcequota/plugin';
-import { ADMIN_USER } from '../engine/apiserver/authn/user';
+import { ADMIN_USER, type UserInfo } from '../engine/apiserver/authn/user';
 import { createRbacAuthorizer } from '../engine/apiserver/authz/rbac';
 import { bootstrapSystemObjects, SYSTEM_NAMESPACES } from '../engine/apiserver/bootstrap';
-import { parseManifest, positionOf, type ManifestDocument } from '../engine/apiserver/decode';
+import { parseManifest, positionOf, type ManifestDocument, type SourceNode } from '../engine/apiserver/decode';
 import type { ApiRequest, ApiResponse } from '../engine/apiserver/request';
 import { createApiServer, type ApiServer } from '../engine/apiserver/server';
 import { Clock } from '../engine/clock';
 import { Random } from '../engine/random';
-import { createStore } from '../engine/store';
+import { createStore, type Store } from '../engine/store';
 
 export interface ReportedError {
   field: string;
@@ -117,10 +117,9 @@ function collectFiles(paths: string[]): string[] | string {
 }
 
 /** A fresh cluster as the validator sees it: kube-apiserver's bootstrap objects and default service accounts. */
-export async function createValidationCluster(seed = 'kubesim'): Promise<ApiServer> {
-  const clock = new Clock();
+export async function createValidationCluster(seed = 'kubesim', clock = new Clock(), store: Store = createStore({ backend: 'memory', clock })): Promise<ApiServer> {
   const server = await createApiServer({
-    store: createStore({ backend: 'memory', clock }),
+    store,
     clock,
     random: new Random(seed),
     authorizer: createRbacAuthorizer,
@@ -195,6 +194,29 @@ function fieldErrorReport(doc: ManifestDocument, e: FieldError): ReportedError {
   return { field: e.field, type: errorTypeText[e.type], detail: e.detail, message: e.message, ...where(doc, e.field, e.type === 'FieldValueRequired') };
 }
 
+/**
+ * encoding/json names a field by its struct path without list indexes
+ * ("spec.containers.ports.containerPort"): the first path through the document that fits.
+ */
+function withIndexes(doc: ManifestDocument, goPath: string): string {
+  const names = goPath.split('.');
+  const walk = (node: SourceNode | undefined, i: number, path: string): string | undefined => {
+    if (!node) return undefined;
+    if (i === names.length) return path;
+    if (node.kind === 'array') {
+      for (let k = 0; k < node.items.length; k++) {
+        const found = walk(node.items[k], i, `${path}[${k}]`);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+    if (node.kind !== 'object') return undefined;
+    const entry = [...node.entries].reverse().find((e) => e.key === names[i]);
+    return entry ? walk(entry.value, i + 1, path ? `${path}.${names[i]!}` : names[i]!) : undefined;
+  };
+  return walk(doc.node, 0, '') ?? goPath;
+}
+
 const STRICT_FIELD = /(unknown|duplicate) field "([^"]*)"/g;
 const GO_TYPE_ERROR = /Go struct field [^ .]+\.(\S+) of type/;
 
@@ -211,7 +233,8 @@ function statusReports(doc: ManifestDocument, status: Status): ReportedError[] {
   }
   const typeError = GO_TYPE_ERROR.exec(message);
   if (typeError) {
-    return [{ field: typeError[1]!, type: errorTypeText.FieldValueTypeInvalid, detail: message, message, ...where(doc, typeError[1]!, false) }];
+    const field = withIndexes(doc, typeError[1]!);
+    return [{ field, type: errorTypeText.FieldValueTypeInvalid, detail: message, message, ...where(doc, field, false) }];
   }
   const causes = status.details?.causes ?? [];
   if (status.reason === 'Invalid' && causes.length > 0) {
@@ -231,11 +254,23 @@ function warningReports(doc: ManifestDocument, warnings: readonly string[]): Rep
   });
 }
 
+export interface ValidatorOptions {
+  /** dryRun=All: nothing is stored (the language server validates against its mirror this way). */
+  dryRun?: boolean;
+  /** Who sends the requests; default the cluster admin. */
+  user?: UserInfo;
+}
+
 export class Validator {
   constructor(
     readonly server: ApiServer,
     readonly strict: boolean,
+    readonly options: ValidatorOptions = {},
   ) {}
+
+  private as(r: Omit<ApiRequest, 'user'>): ApiRequest {
+    return { ...r, user: this.options.user ?? ADMIN_USER, userAgent: 'kubesim' };
+  }
 
   async validateFile(file: string, text: string): Promise<DocumentReport[]> {
     const reports: DocumentReport[] = [];
@@ -262,11 +297,11 @@ export class Validator {
     }
     const namespace = info.namespaced ? report.namespace || 'default' : '';
     const base = { group, version, resource: info.resource, namespace: namespace || undefined };
-    const options = { fieldManager: FIELD_MANAGER, fieldValidation: this.strict ? ('Strict' as const) : ('Warn' as const) };
+    const options = { fieldManager: FIELD_MANAGER, fieldValidation: this.strict ? ('Strict' as const) : ('Warn' as const), dryRun: this.options.dryRun };
     // A write that passes the dry run is stored unchanged by the real one, and one that fails
     // stores nothing: a single real write gives the dry run's answer and the stored object.
     let verb = 'creating';
-    let res = await this.server.handle(admin({ ...base, verb: 'create', options, body: { object: obj } }));
+    let res = await this.server.handle(this.as({ ...base, verb: 'create', options, body: { object: obj } }));
     const name = str(isObject(obj.metadata) ? obj.metadata.name : undefined);
     if (res.code === 409 && res.body.reason === 'AlreadyExists' && name) {
       verb = 'replacing';
@@ -280,16 +315,16 @@ export class Validator {
       return report;
     }
     report.valid = true;
-    await this.afterStore(info.group, info.kind, res.body as unknown as KubeObject);
+    if (!this.options.dryRun) await this.afterStore(info.group, info.kind, res.body as unknown as KubeObject);
     return report;
   }
 
   /** A document naming an object given earlier in the set replaces it, as `kubectl replace` would. */
   private async replace(base: Omit<ApiRequest, 'verb' | 'user'>, name: string, obj: JsonObject, options: ApiRequest['options']): Promise<ApiResponse> {
-    const live = await this.server.handle(admin({ ...base, verb: 'get', name }));
+    const live = await this.server.handle(this.as({ ...base, verb: 'get', name }));
     const meta = isObject(obj.metadata) ? obj.metadata : {};
     const resourceVersion = str(isObject(live.body.metadata) ? live.body.metadata.resourceVersion : undefined);
-    return this.server.handle(admin({ ...base, verb: 'update', name, options, body: { object: { ...obj, metadata: { ...meta, resourceVersion } } } }));
+    return this.server.handle(this.as({ ...base, verb: 'update', name, options, body: { object: { ...obj, metadata: { ...meta, resourceVersion } } } }));
   }
 
   /** The controllers a fresh cluster would run at once, for what the rest of the set relies on. */

@@ -155,6 +155,17 @@ describe('kubesim validate', function () {
     assert.match(reports[1]!.errors[0]!.message, /^error converting YAML to JSON: yaml: line \d+: /);
   });
 
+  it('points Go type errors at the value, list indexes included', async () => {
+    const wrong = BAD.replace('replicas: -1', 'replicas: 1').replace('        bogus: true\n', '        ports:\n        - containerPort: "80"\n');
+    const r = await run(['-o', 'json', file('types.yaml', wrong)]);
+    const [report] = JSON.parse(r.stdout) as DocumentReport[];
+    assert.deepEqual(report!.errors.map((e) => [e.field, e.type, e.line, e.column]), [['spec.template.spec.containers[0].ports[0].containerPort', 'Invalid value', 19, 26]]);
+    assert.equal(
+      report!.errors[0]!.message,
+      'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32',
+    );
+  });
+
   it('walks folders and exits 2 on usage errors', async () => {
     const sub = join(dir, 'folder');
     mkdirSync(sub, { recursive: true });
