@@ -84,6 +84,17 @@ export interface ApiRequest {
   userAgent?: string;
 }
 
+/** A request for a path that is not a resource: /api, /apis, /version, /healthz, /openapi/v3. */
+export interface NonResourceRequest {
+  /** get, post, put, ... (the HTTP method, lowercased). */
+  verb: string;
+  path: string;
+  user?: UserInfo;
+  token?: string;
+  impersonate?: Impersonation;
+  cause?: number;
+}
+
 export interface ApiResponse {
   /** The HTTP status code kube-apiserver would answer with. */
   code: number;

@@ -6,6 +6,7 @@
 import type { Clock } from '../clock';
 import type { Random } from '../random';
 import { ResourceRegistry } from '../api/registry';
+import type { StatusError } from '../api/status';
 import type { JsonObject } from '../api/types';
 import type { Store } from '../store/types';
 import { TraceBuffer } from '../trace/buffer';
@@ -16,13 +17,14 @@ import { authenticate } from './authenticate';
 import { APISERVER_USER } from './authn/user';
 import { TokenAuthenticator } from './authn/tokens';
 import { authorize } from './authorize';
-import type { Authorizer, AuthorizerFactory } from './authz/types';
+import { forbiddenStatusError } from './authz/forbidden';
+import type { Attributes, Authorizer, AuthorizerFactory } from './authz/types';
 import { privilegedGroupAuthorizer, unionAuthorizer } from './authz/union';
 import { RequestContext, type ServerParts } from './context';
 import { dispatch, resolveTarget } from './dispatch';
 import { toStatusError } from './errors';
 import { startWatch } from './handlers/watch';
-import type { ApiRequest, ApiResponse, WatchHandle, WatchListener } from './request';
+import type { ApiRequest, ApiResponse, NonResourceRequest, WatchHandle, WatchListener } from './request';
 import type { ResourceInfo } from './resources';
 import { ClusterStorage } from './storage/cluster-storage';
 import { Compactor, COMPACTION_INTERVAL_MS } from './storage/compactor';
@@ -55,6 +57,11 @@ export interface ApiServerOptions {
 
 export interface ApiServer {
   handle(request: ApiRequest): Promise<ApiResponse>;
+  /**
+   * Authenticates and authorizes a non-resource request (discovery, /version, /healthz): an
+   * error response (401, 403) to send instead of the content, or undefined to serve it.
+   */
+  authorizePath(request: NonResourceRequest): Promise<ApiResponse | undefined>;
   /** Starts a watch; events go to the listener until `stop()` (or an ERROR event). */
   watch(request: ApiRequest, listener: WatchListener): Promise<WatchHandle>;
   /** Cluster state for the server's own parts (authorizers, admission). */
@@ -153,6 +160,40 @@ class Server implements ApiServer, ServerParts {
     return response;
   }
 
+  async authorizePath(request: NonResourceRequest): Promise<ApiResponse | undefined> {
+    const { verb, path, ...identity } = request;
+    const ctx = new RequestContext({ ...identity, verb: verb as ApiRequest['verb'], group: '', version: '', resource: '' }, this);
+    let failure: StatusError | undefined;
+    try {
+      const user = await authenticate(ctx);
+      ctx.user = user;
+      const attrs: Attributes = {
+        user,
+        verb,
+        isResourceRequest: false,
+        path,
+        namespace: '',
+        apiGroup: '',
+        apiVersion: '',
+        resource: '',
+        subresource: '',
+        name: '',
+      };
+      const d = await this.authorizer.authorize(attrs);
+      if (d.decision === 'Allow') ctx.stage({ stage: 'authorization', verdict: 'passed', rule: d.reason });
+      else {
+        failure = forbiddenStatusError(attrs, d.reason);
+        ctx.stage({ stage: 'authorization', verdict: 'rejected', rule: d.reason || undefined, detail: failure.message });
+      }
+    } catch (err) {
+      failure = toStatusError(err);
+    }
+    const code = failure ? failure.code : 200;
+    const body = failure ? (failure.status as unknown as JsonObject) : {};
+    const record = this.record(ctx, code, body, path);
+    return failure ? { code, body, warnings: ctx.warnings, trace: record.id } : undefined;
+  }
+
   async watch(request: ApiRequest, listener: WatchListener): Promise<WatchHandle> {
     const ctx = new RequestContext({ ...request, verb: 'watch' }, this);
     let stop = (): void => undefined;
@@ -195,7 +236,7 @@ class Server implements ApiServer, ServerParts {
     );
   }
 
-  private record(ctx: RequestContext, code: number, body: JsonObject): ApiRequestRecord {
+  private record(ctx: RequestContext, code: number, body: JsonObject, path?: string): ApiRequestRecord {
     const r = ctx.request;
     const failed = code >= 400;
     return this.trace.emit<ApiRequestRecord>({
@@ -206,6 +247,7 @@ class Server implements ApiServer, ServerParts {
       groups: ctx.user?.groups ?? [],
       impersonatedBy: ctx.impersonatedBy,
       verb: r.verb,
+      path,
       group: r.group,
       version: r.version,
       resource: r.resource,

@@ -37,6 +37,8 @@ export interface ApiRequestRecord extends RecordBase {
   /** The authenticated user when the request impersonated `user`. */
   readonly impersonatedBy?: string;
   readonly verb: string;
+  /** For non-resource requests (/version, /apis): the path; group and resource are then empty. */
+  readonly path?: string;
   readonly group: string;
   readonly version: string;
   readonly resource: string;

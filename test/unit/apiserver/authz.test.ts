@@ -4,6 +4,7 @@ import { forbiddenMessage } from '../../../src/engine/apiserver/authz/forbidden'
 import type { Attributes, AuthorizerFactory } from '../../../src/engine/apiserver/authz/types';
 import { createRbacAuthorizer } from '../../../src/engine/apiserver/authz/rbac';
 import { nodeUser, serviceAccountUser, type UserInfo } from '../../../src/engine/apiserver/authn/user';
+import { bootstrapSystemObjects } from '../../../src/engine/apiserver/bootstrap';
 import { harness, type Harness } from './harness';
 import { configMap, namespace } from './fixtures';
 
@@ -97,6 +98,16 @@ describe('apiserver authentication and authorization', () => {
     const rec = h.server.trace.get(list.trace)!;
     assert.ok(rec.type === 'api.request');
     assert.equal(rec.stages.find((s) => s.stage === 'authorization')!.rule, 'RBAC: allowed by RoleBinding "alice-reads/default" of Role "reader" to User "alice"');
+  });
+
+  it('authorizes non-resource paths with the path in the Forbidden text', async () => {
+    h = await harness({ authorizer: createRbacAuthorizer });
+    await bootstrapSystemObjects(h.server);
+    await h.clock.advance(1);
+    assert.equal(await h.server.authorizePath({ verb: 'get', path: '/version' }), undefined, 'system:public-info-viewer lets anyone read /version');
+    const denied = await h.server.authorizePath({ verb: 'get', path: '/metrics', user: alice });
+    assert.equal(denied?.code, 403);
+    assert.equal(denied?.body.message, 'forbidden: User "alice" cannot get path "/metrics"');
   });
 
   it('knows the control-plane identities', () => {
