@@ -69,6 +69,25 @@ describe('apiserver watch', () => {
     assert.equal(list.body.message, 'The resourceVersion for the provided list is too old.');
   });
 
+  it('lists at resourceVersion "0" from the watch cache and refuses future versions', async () => {
+    await h.req({ ...cms, verb: 'create', body: { object: configMap('a') } });
+    const names = (r: { body: JsonObject }) => ((r.body.items as JsonObject[]) ?? []).map((i) => meta(i).name);
+    const cached = await h.req({ ...cms, verb: 'list', options: { resourceVersion: '0' } });
+    assert.deepEqual(names(cached), [], 'the cache has not seen the write yet');
+    await h.clock.advance(1);
+    const later = await h.req({ ...cms, verb: 'list', options: { resourceVersion: '0' } });
+    assert.deepEqual(names(later), ['a']);
+    const consistent = await h.req({ ...cms, verb: 'list' });
+    assert.deepEqual(names(consistent), ['a']);
+    const current = (await h.store.status()).revision;
+    const future = await h.req({ ...cms, verb: 'list', options: { resourceVersion: String(current + 10) } });
+    assert.equal(future.code, 504);
+    assert.equal(future.body.message, `Too large resource version: ${current + 10}, current: ${current}`);
+    const bad = await h.req({ ...cms, verb: 'list', options: { resourceVersionMatch: 'Exact' } });
+    assert.equal(bad.code, 422);
+    assert.equal(bad.body.message, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+  });
+
   it('sends bookmarks to watchers that ask, on the clock', async () => {
     const events: WatchEvent[] = [];
     const w = await h.server.watch({ ...cms, verb: 'watch', options: { resourceVersion: '0', allowWatchBookmarks: true } }, (e) => events.push(e));
