@@ -51,7 +51,7 @@ export class EtcdWatch implements Watch {
     }
     // etcd 3.4.23 answers at once; hold the clock until it has.
     this.stream.write({ progress_request: {} });
-    void this.reached(Number.MAX_SAFE_INTEGER, true).then(this.host.clock.hold());
+    void this.nextResponse().then(this.host.clock.hold());
   }
 
   async cancel(): Promise<void> {
@@ -68,13 +68,16 @@ export class EtcdWatch implements Watch {
     return rangeHolds(this.key, this.end, change.key);
   }
 
-  /**
-   * Resolves once a response stamped `revision` or later has arrived (or, with `any`, once any
-   * response has), or the watch ends.
-   */
-  reached(revision: number, any = false): Promise<void> {
-    if (this.closed || (!any && this.seen >= revision)) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ revision: any ? -1 : revision, resolve }));
+  /** Resolves once a response stamped `revision` or later has arrived, or the watch ends. */
+  reached(revision: number): Promise<void> {
+    if (this.closed || this.seen >= revision) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ revision, resolve }));
+  }
+
+  /** Resolves at the next response, whatever its revision, or when the watch ends. */
+  private nextResponse(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ revision: Number.NEGATIVE_INFINITY, resolve }));
   }
 
   private async open(): Promise<void> {
