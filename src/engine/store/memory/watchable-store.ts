@@ -12,7 +12,7 @@ const MAX_REVISIONS_PER_RESPONSE = 1000;
 /** Watchers caught up per sync pass (etcd's maxWatchersPerSync). */
 const MAX_WATCHERS_PER_SYNC = 512;
 /** The cancel reason etcd gives when a watch's range end is not after its key. */
-export const EMPTY_RANGE_REASON = 'mvcc: watcher range is empty';
+const EMPTY_RANGE_REASON = 'mvcc: watcher range is empty';
 
 /**
  * Watch fan-out (etcd's watchableStore): synced watchers get each revision as it commits;
