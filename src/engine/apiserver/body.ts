@@ -3,7 +3,9 @@
  * with the request's field validation (decode/), pass its warnings on, and default it, recording
  * the decode stage.
  */
-import { badRequestError, requestEntityTooLargeError, StatusError } from '../api/status';
+import { invalid, Path } from '../api/field';
+import { goFloat, goJson } from '../api/gofmt';
+import { badRequestError, invalidError, requestEntityTooLargeError, StatusError } from '../api/status';
 import type { GroupVersionKind, JsonValue, KubeObject } from '../api/types';
 import type { RequestContext } from './context';
 import { decodeRequestBody } from './decode/body';
@@ -31,11 +33,18 @@ export function bodyValue(body: RequestBody | undefined): JsonValue {
 }
 
 /** Decodes text as an object of the expected kind and defaults it. */
-function decodeText(ctx: RequestContext, text: string, contentType: 'application/json' | 'application/yaml', expected: GroupVersionKind): KubeObject {
+function decodeText(
+  ctx: RequestContext,
+  text: string,
+  contentType: 'application/json' | 'application/yaml',
+  expected: GroupVersionKind,
+  rewrap: (err: StatusError) => StatusError = (err) => err,
+): KubeObject {
   const decoded = decodeRequestBody({ body: text, contentType, expected, fieldValidation: ctx.options.fieldValidation ?? '' });
   if (decoded instanceof StatusError) {
-    ctx.stage({ stage: 'decode', verdict: 'rejected', detail: decoded.message });
-    throw decoded;
+    const err = rewrap(decoded);
+    ctx.stage({ stage: 'decode', verdict: 'rejected', detail: err.message });
+    throw err;
   }
   for (const w of decoded.warnings) ctx.warn(w);
   const obj = decoded.object as unknown as KubeObject;
@@ -58,7 +67,41 @@ export function decodeBody(ctx: RequestContext, expected: GroupVersionKind): Kub
   return decodeText(ctx, body.text, body.contentType ?? 'application/json', expected);
 }
 
-/** Decodes a computed JSON value (a patch result) as an object of the expected kind. */
+/** Decodes a computed JSON value (an apply result) as an object of the expected kind. */
 export function decodeAs(ctx: RequestContext, value: JsonValue, expected: GroupVersionKind): KubeObject {
   return decodeText(ctx, JSON.stringify(value), 'application/json', expected);
+}
+
+/**
+ * Decodes the result of a JSON, merge or strategic merge patch. What does not decode is the
+ * patch handler's quirky 422 (an Invalid error with no kind and no name): the patched object
+ * (JSON patches) or the patch (%+v of a strategic merge patch's map) as the bad value of "patch".
+ */
+export function decodePatched(ctx: RequestContext, patched: JsonValue, patch: JsonValue, strategic: boolean, expected: GroupVersionKind): KubeObject {
+  const text = JSON.stringify(patched);
+  return decodeText(ctx, text, 'application/json', expected, (err) => {
+    const reason = decodeReason(err.message);
+    if (err.code !== 400 || reason === undefined) return err;
+    const badValue = strategic ? goPrintValue(patch) : goJson(patched);
+    return invalidError({ group: '', name: '' }, '', [invalid(Path.root('patch'), badValue, reason)]);
+  });
+}
+
+/** The decoder's own error inside "X in version "v" cannot be handled as a X: <error>". */
+function decodeReason(message: string): string | undefined {
+  const m = /cannot be handled as a [^:]+: (.*)$/s.exec(message);
+  return m ? m[1] : undefined;
+}
+
+/** Go's %+v of a decoded JSON value: map[k:v ...] with sorted keys, [a b] for lists. */
+function goPrintValue(v: JsonValue): string {
+  if (v === null) return '<nil>';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return goFloat(v);
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[${v.map(goPrintValue).join(' ')}]`;
+  const keys = Object.keys(v)
+    .filter((k) => v[k] !== undefined)
+    .sort();
+  return `map[${keys.map((k) => `${k}:${goPrintValue(v[k]!)}`).join(' ')}]`;
 }

@@ -41,6 +41,19 @@ describe('apiserver pods and collections', () => {
     assert.equal(strict.body.message, 'Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.containers[0].bogus"');
   });
 
+  it('a patch whose result does not decode is the patch handler\'s kindless 422', async () => {
+    await h.req({ verb: 'create', resource: 'configmaps', namespace: 'default', body: { object: configMap('c') } });
+    const cm = { verb: 'patch' as const, resource: 'configmaps', namespace: 'default', name: 'c', options: { fieldValidation: 'Strict' as const } };
+    const merge = await h.req({ ...cm, patchType: 'merge', body: { object: { bogus: 1 } } });
+    assert.equal(merge.code, 422);
+    assert.match(String(merge.body.message), /^ "" is invalid: patch: Invalid value: "\{.*\\"bogus\\":1.*\}": strict decoding error: unknown field "bogus"$/);
+    const smp = await h.req({ ...cm, patchType: 'strategic', body: { object: { bogus: 1, data: { k: 'v' } } } });
+    assert.equal(smp.body.message, ' "" is invalid: patch: Invalid value: "map[bogus:1 data:map[k:v]]": strict decoding error: unknown field "bogus"');
+    const warn = await h.req({ ...cm, options: {}, patchType: 'merge', body: { object: { bogus: 1 } } });
+    assert.equal(warn.code, 200);
+    assert.deepEqual(warn.warnings, ['unknown field "bogus"']);
+  });
+
   it('deletecollection deletes what the selector matches', async () => {
     for (const [n, l] of [['a', 'x'], ['b', 'y'], ['c', 'x']] as const) {
       await h.req({ verb: 'create', resource: 'configmaps', namespace: 'default', body: { object: configMap(n, {}, { l }) } });

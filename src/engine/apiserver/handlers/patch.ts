@@ -5,8 +5,8 @@
  */
 import { notFoundError, unsupportedMediaTypeError } from '../../api/status';
 import { schemaForKind } from '../../api/openapi';
-import { isObject, type JsonObject, type KubeObject } from '../../api/types';
-import { bodyValue, decodeAs } from '../body';
+import type { JsonObject, KubeObject } from '../../api/types';
+import { bodyValue, decodePatched } from '../body';
 import type { RequestContext, Target } from '../context';
 import { trackWrite } from '../managed-fields';
 import { patchObject } from '../patch';
@@ -30,7 +30,7 @@ export async function handlePatch(ctx: RequestContext, t: Target): Promise<Updat
       if (!current) throw notFoundError(groupResource(t.info), t.name);
       const base = structuredClone(current) as unknown as JsonObject;
       const patched = patchObject({ type, current: base, patch, schema, fieldValidation: ctx.options.fieldValidation });
-      const obj = decodeAs(ctx, isObject(patched) ? patched : {}, t.info);
+      const obj = decodePatched(ctx, patched, patch, type === 'strategic', t.info);
       checkName(obj, t);
       return trackWrite(ctx, t, current, obj);
     },
