@@ -6,6 +6,7 @@
  */
 import type { KubeObject } from '../../api/types';
 import { alreadyExistsError, internalServerError, StatusError } from '../../api/status';
+import { utf8Length } from '../../store/keys';
 import { MAX_REQUEST_BYTES, prefixEnd, StoreError, StoreErrors, type KeyValue, type Store } from '../../store/types';
 import { storageKey, storageListPrefix } from '../../api/registry';
 import { groupResource, type ResourceInfo } from '../resources';
@@ -153,16 +154,3 @@ function checkSize(key: string, value: string): void {
   if (utf8Length(key) + utf8Length(value) > MAX_REQUEST_BYTES) throw storeStatusError(StoreErrors.requestTooLarge);
 }
 
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}

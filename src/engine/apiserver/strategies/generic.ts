@@ -4,34 +4,22 @@
  */
 import type { JsonValue, KubeObject } from '../../api/types';
 import { hasSubresource, type ResourceInfo } from '../resources';
+import { semanticEqual } from '../validation/meta';
 import type { Strategy } from './types';
 
-/** Top-level fields that are not "spec": changes to anything else bump metadata.generation. */
+/**
+ * Top-level fields that are not "spec": changes to anything else (compared as
+ * apiequality.Semantic.DeepEqual does) bump metadata.generation.
+ */
 const NON_SPEC = new Set(['apiVersion', 'kind', 'metadata', 'status']);
 
 export function specChanged(obj: KubeObject, old: KubeObject): boolean {
   const keys = new Set([...Object.keys(obj), ...Object.keys(old)]);
   for (const k of keys) {
     if (NON_SPEC.has(k)) continue;
-    if (!jsonEqual(obj[k] as JsonValue | undefined, old[k] as JsonValue | undefined)) return true;
+    if (!semanticEqual(obj[k], old[k])) return true;
   }
   return false;
-}
-
-export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined || a === null || b === null) return false;
-  if (typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as JsonValue[];
-    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
-  }
-  const ao = a as Record<string, JsonValue | undefined>;
-  const bo = b as Record<string, JsonValue | undefined>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => jsonEqual(ao[k], bo[k]));
 }
 
 export interface GenericOptions {

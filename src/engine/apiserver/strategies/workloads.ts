@@ -5,7 +5,8 @@
  */
 import { isObject, type JsonObject, type KubeObject } from '../../api/types';
 import type { ResourceInfo } from '../resources';
-import { genericStrategy, jsonEqual } from './generic';
+import { semanticEqual } from '../validation/meta';
+import { genericStrategy } from './generic';
 import type { Strategy } from './types';
 
 const JOB_NAME_LABELS = ['job-name', 'batch.kubernetes.io/job-name'];
@@ -55,7 +56,7 @@ export function daemonSetStrategy(type: ResourceInfo): Strategy {
     prepareForUpdate(obj, old) {
       base.prepareForUpdate(obj, old);
       const previous = Number(old.metadata.annotations?.[TEMPLATE_GENERATION] ?? '0') || 0;
-      const next = jsonEqual(template(obj), template(old)) ? previous : previous + 1;
+      const next = semanticEqual(template(obj), template(old)) ? previous : previous + 1;
       if (next > 0) obj.metadata.annotations = { ...(obj.metadata.annotations ?? {}), [TEMPLATE_GENERATION]: String(next) };
     },
   };
