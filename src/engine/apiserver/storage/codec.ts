@@ -5,7 +5,7 @@
  * watch cache, list results and informers can share one copy.
  */
 import type { KeyValue } from '../../store/types';
-import type { JsonObject, KubeObject } from '../../api/types';
+import type { KubeObject } from '../../api/types';
 import { applyDefaults } from '../defaults/apply';
 
 /** ObjectMeta's fields in the order Go's encoding writes them. */
@@ -41,10 +41,6 @@ const NONE = new Set<string>();
 export function canonical(obj: KubeObject): KubeObject {
   const metadata = ordered(obj.metadata, META_ORDER, NOT_STORED);
   return ordered({ ...obj, metadata }, TOP_ORDER, NONE);
-}
-
-export function encodeForStorage(obj: KubeObject): string {
-  return JSON.stringify(canonical(obj));
 }
 
 /**
@@ -85,9 +81,4 @@ export function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
-}
-
-/** A mutable deep copy of a (possibly frozen) object. */
-export function cloneObject<T extends JsonObject | KubeObject>(obj: T): T {
-  return structuredClone(obj) as T;
 }

@@ -153,4 +153,3 @@ function checkSize(key: string, value: string): void {
   if ((key.length + value.length) * 3 <= MAX_REQUEST_BYTES) return;
   if (utf8Length(key) + utf8Length(value) > MAX_REQUEST_BYTES) throw storeStatusError(StoreErrors.requestTooLarge);
 }
-
