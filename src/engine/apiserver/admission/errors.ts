@@ -1,5 +1,5 @@
-/** admission.NewForbidden / NewNotFound: errors named after the object being admitted. */
-import { forbiddenError, notFoundError, type StatusError } from '../../api/status';
+/** admission.NewForbidden: errors named after the object being admitted. */
+import { forbiddenError, type StatusError } from '../../api/status';
 import type { AdmissionAttributes } from './types';
 
 /**
@@ -15,8 +15,4 @@ function admittedName(a: AdmissionAttributes): string {
 
 export function admissionForbidden(a: AdmissionAttributes, reason: string): StatusError {
   return forbiddenError({ group: a.group, name: a.resource }, admittedName(a), reason);
-}
-
-export function admissionNotFound(a: AdmissionAttributes): StatusError {
-  return notFoundError({ group: a.group, name: a.resource }, admittedName(a));
 }

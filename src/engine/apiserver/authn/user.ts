@@ -62,12 +62,6 @@ export function nodeUser(nodeName: string): UserInfo {
   return user(NODE_PREFIX + nodeName, [NODES_GROUP, ALL_AUTHENTICATED]);
 }
 
-/** The node a system:node:<name> user acts for, if the user is one. */
-export function nodeNameOf(u: UserInfo): string | undefined {
-  if (!u.username.startsWith(NODE_PREFIX) || !u.groups.includes(NODES_GROUP)) return undefined;
-  return u.username.slice(NODE_PREFIX.length) || undefined;
-}
-
 /** serviceaccount.SplitUsername: the namespace and name of a service-account username, if valid. */
 export function splitServiceAccountUsername(username: string): { namespace: string; name: string } | undefined {
   if (!username.startsWith(SA_PREFIX)) return undefined;

@@ -40,5 +40,3 @@ export interface Authorizer {
 }
 
 export type AuthorizerFactory = (reader: ObjectReader) => Authorizer;
-
-export const isReadOnlyVerb = (verb: string): boolean => verb === 'get' || verb === 'list' || verb === 'watch';

@@ -23,7 +23,7 @@ export interface Evaluator {
 const one = (): Quantity => Quantity.fromInt(1);
 const LEGACY_COUNTS = new Set(['configmaps', 'secrets', 'persistentvolumeclaims', 'replicationcontrollers', 'resourcequotas', 'services', 'pods']);
 
-export function countName(group: string, resource: string): string {
+function countName(group: string, resource: string): string {
   return group ? `count/${resource}.${group}` : `count/${resource}`;
 }
 
