@@ -28,6 +28,8 @@ export const requeueAfter = (ms: number): SyncResult => ({ requeueAfterMs: ms })
 
 export interface ReconcileContext {
   readonly key: string;
+  /** The trace record that caused this reconcile: attribute the reconcile's events to it. */
+  readonly cause: number | undefined;
   /** The controller's client, with every request attributed to this reconcile. */
   readonly client: Client;
   /** Records what the reconcile saw (the last call wins): "3 pods, 2 ready; want 3". */
@@ -152,6 +154,7 @@ export class Controller {
     let observed: string | undefined;
     const ctx: ReconcileContext = {
       key,
+      cause: trigger.cause,
       client: this.options.client.scoped(trigger.cause, (id) => requests.push(id)),
       observe: (summary) => {
         observed = summary;
