@@ -1,0 +1,166 @@
+/**
+ * framework.NodeInfo: a node with the aggregates scheduling reads on every cycle, kept up to date
+ * as pods come and go (requested and non-zero requested resources, host ports in use, pods with
+ * affinity, PVC references), so a filter or score is a handful of field reads.
+ */
+import type { Labels } from '../../api/labels';
+import type { Node, Taint } from '../api';
+import type { HostPort, PodInfo } from './pod-info';
+import { EMPTY_LABELS } from './pod-info';
+import { Resource } from './resource';
+
+/** Images present on a node, shared by every node that has them (cache.imageStates). */
+export interface ImageState {
+  readonly size: number;
+  readonly nodes: Set<string>;
+}
+
+let generation = 0;
+/** A cluster-wide increasing generation, as upstream stamps NodeInfos to find what changed. */
+export const nextGeneration = (): number => ++generation;
+
+/** HostPortInfo: ip -> "protocol/port" set; 0.0.0.0 conflicts with every address. */
+export class HostPortInfo {
+  private readonly byIP = new Map<string, Set<string>>();
+
+  add(p: HostPort): void {
+    let set = this.byIP.get(p.ip);
+    if (!set) this.byIP.set(p.ip, (set = new Set()));
+    set.add(`${p.protocol}/${p.port}`);
+  }
+
+  remove(p: HostPort): void {
+    const set = this.byIP.get(p.ip);
+    if (!set) return;
+    set.delete(`${p.protocol}/${p.port}`);
+    if (set.size === 0) this.byIP.delete(p.ip);
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const s of this.byIP.values()) n += s.size;
+    return n;
+  }
+
+  conflicts(p: HostPort): boolean {
+    const pp = `${p.protocol}/${p.port}`;
+    if (p.ip === '0.0.0.0') {
+      for (const s of this.byIP.values()) if (s.has(pp)) return true;
+      return false;
+    }
+    return !!this.byIP.get('0.0.0.0')?.has(pp) || !!this.byIP.get(p.ip)?.has(pp);
+  }
+
+  clone(): HostPortInfo {
+    const c = new HostPortInfo();
+    for (const [ip, s] of this.byIP) c.byIP.set(ip, new Set(s));
+    return c;
+  }
+}
+
+const SCHEDULE_BLOCKING_EFFECTS = new Set(['NoSchedule', 'NoExecute']);
+
+export class NodeInfo {
+  node: Node | null = null;
+  name = '';
+  labels: Labels = EMPTY_LABELS;
+  /** spec.unschedulable */
+  unschedulable = false;
+  taints: readonly Taint[] = [];
+  /** Taints with effect NoSchedule or NoExecute: the ones the TaintToleration filter checks. */
+  blockingTaints: readonly Taint[] = [];
+  pods: PodInfo[] = [];
+  podsWithAffinity: PodInfo[] = [];
+  podsWithRequiredAntiAffinity: PodInfo[] = [];
+  usedPorts = new HostPortInfo();
+  requested = new Resource();
+  /** Requests with 100m / 200Mi for containers that state none: what scoring compares. */
+  nonZeroRequested = new Resource();
+  allocatable = new Resource();
+  imageStates: ReadonlyMap<string, ImageState> = new Map();
+  pvcRefCounts = new Map<string, number>();
+  generation = nextGeneration();
+
+  setNode(node: Node): void {
+    this.node = node;
+    this.name = node.metadata.name;
+    this.labels = node.metadata.labels ?? EMPTY_LABELS;
+    this.unschedulable = node.spec?.unschedulable === true;
+    this.taints = node.spec?.taints ?? [];
+    this.blockingTaints = this.taints.filter((t) => SCHEDULE_BLOCKING_EFFECTS.has(t.effect));
+    this.allocatable = Resource.from(node.status?.allocatable);
+    this.generation = nextGeneration();
+  }
+
+  /** RemoveNode: the node is gone but pods may still be accounted to it. */
+  removeNode(): void {
+    this.node = null;
+    this.generation = nextGeneration();
+  }
+
+  addPod(pi: PodInfo): void {
+    this.pods.push(pi);
+    if (pi.hasAffinity) this.podsWithAffinity.push(pi);
+    if (pi.hasRequiredAntiAffinity) this.podsWithRequiredAntiAffinity.push(pi);
+    this.update(pi, 1);
+  }
+
+  /** Removes the pod with this uid; false when the node does not hold it. */
+  removePod(uid: string): boolean {
+    const i = this.pods.findIndex((p) => p.uid === uid);
+    if (i < 0) return false;
+    const pi = this.pods[i]!;
+    this.pods.splice(i, 1);
+    removeByUID(this.podsWithAffinity, uid);
+    removeByUID(this.podsWithRequiredAntiAffinity, uid);
+    this.update(pi, -1);
+    return true;
+  }
+
+  private update(pi: PodInfo, sign: 1 | -1): void {
+    this.requested.accumulate(pi.requests, sign);
+    this.nonZeroRequested.milliCPU += sign * pi.nonZeroCPU;
+    this.nonZeroRequested.memory += sign * pi.nonZeroMemory;
+    for (const p of pi.hostPorts) {
+      if (sign > 0) this.usedPorts.add(p);
+      else this.usedPorts.remove(p);
+    }
+    for (const key of pi.pvcKeys) {
+      const n = (this.pvcRefCounts.get(key) ?? 0) + sign;
+      if (n <= 0) this.pvcRefCounts.delete(key);
+      else this.pvcRefCounts.set(key, n);
+    }
+    this.generation = nextGeneration();
+  }
+
+  /** Snapshot(): a copy whose pod lists and aggregates can change without touching this one. */
+  clone(): NodeInfo {
+    const c = new NodeInfo();
+    c.copyFrom(this);
+    return c;
+  }
+
+  copyFrom(src: NodeInfo): void {
+    this.node = src.node;
+    this.name = src.name;
+    this.labels = src.labels;
+    this.unschedulable = src.unschedulable;
+    this.taints = src.taints;
+    this.blockingTaints = src.blockingTaints;
+    this.pods = src.pods.slice();
+    this.podsWithAffinity = src.podsWithAffinity.slice();
+    this.podsWithRequiredAntiAffinity = src.podsWithRequiredAntiAffinity.slice();
+    this.usedPorts = src.usedPorts.clone();
+    this.requested = src.requested.clone();
+    this.nonZeroRequested = src.nonZeroRequested.clone();
+    this.allocatable = src.allocatable;
+    this.imageStates = src.imageStates;
+    this.pvcRefCounts = new Map(src.pvcRefCounts);
+    this.generation = src.generation;
+  }
+}
+
+function removeByUID(list: PodInfo[], uid: string): void {
+  const i = list.findIndex((p) => p.uid === uid);
+  if (i >= 0) list.splice(i, 1);
+}

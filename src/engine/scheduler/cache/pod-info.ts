@@ -1,0 +1,153 @@
+/**
+ * framework.PodInfo: a pod with what scheduling needs from it computed once (requests, host
+ * ports, parsed affinity terms), so the per-node loops read fields instead of re-parsing specs.
+ */
+import { Selector, SelectorError, labelSelectorAsSelector, type Labels } from '../../api/labels';
+import type { Pod, PodAffinityTerm, WeightedPodAffinityTerm } from '../api';
+import { podKey, podPriority } from '../api';
+import { computePodResources, type Resource } from './resource';
+
+/** A parsed pod (anti-)affinity term: whose pods, where. */
+export class AffinityTerm {
+  constructor(
+    readonly namespaces: Set<string>,
+    public namespaceSelector: Selector,
+    readonly selector: Selector,
+    readonly topologyKey: string,
+  ) {}
+
+  /** Whether `pod` (in a namespace labelled `nsLabels`) is one of the pods this term is about. */
+  matches(pod: Pod, nsLabels: Labels): boolean {
+    if (this.namespaces.has(pod.metadata.namespace) || this.namespaceSelector.matches(nsLabels)) {
+      return this.selector.matches(pod.metadata.labels ?? EMPTY_LABELS);
+    }
+    return false;
+  }
+
+  clone(): AffinityTerm {
+    return new AffinityTerm(new Set(this.namespaces), this.namespaceSelector, this.selector, this.topologyKey);
+  }
+}
+
+export interface WeightedAffinityTerm {
+  readonly term: AffinityTerm;
+  readonly weight: number;
+}
+
+export interface HostPort {
+  readonly ip: string;
+  readonly protocol: string;
+  readonly port: number;
+}
+
+export const EMPTY_LABELS: Labels = Object.freeze({});
+
+export class PodInfo {
+  readonly key: string;
+  readonly uid: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly labels: Labels;
+  readonly priority: number;
+  readonly requests: Resource;
+  readonly nonZeroCPU: number;
+  readonly nonZeroMemory: number;
+  readonly hostPorts: readonly HostPort[];
+  readonly requiredAffinityTerms: AffinityTerm[];
+  readonly requiredAntiAffinityTerms: AffinityTerm[];
+  readonly preferredAffinityTerms: WeightedAffinityTerm[];
+  readonly preferredAntiAffinityTerms: WeightedAffinityTerm[];
+  /** The pod has pod affinity or anti-affinity of any kind (NodeInfo.PodsWithAffinity). */
+  readonly hasAffinity: boolean;
+  readonly hasRequiredAntiAffinity: boolean;
+  /** "namespace/claim" for each PVC volume. */
+  readonly pvcKeys: readonly string[];
+  /** A label selector in an affinity term did not parse (the API server does not validate them all). */
+  readonly parseError: string | undefined;
+
+  constructor(readonly pod: Pod) {
+    const meta = pod.metadata;
+    this.key = podKey(pod);
+    this.uid = meta.uid;
+    this.namespace = meta.namespace;
+    this.name = meta.name;
+    this.labels = meta.labels ?? EMPTY_LABELS;
+    this.priority = podPriority(pod);
+    const res = computePodResources(pod);
+    this.requests = res.requests;
+    this.nonZeroCPU = res.nonZeroCPU;
+    this.nonZeroMemory = res.nonZeroMemory;
+    this.hostPorts = hostPortsOf(pod);
+    const errors: string[] = [];
+    const affinity = pod.spec.affinity;
+    this.requiredAffinityTerms = parseTerms(pod, affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors);
+    this.requiredAntiAffinityTerms = parseTerms(pod, affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors);
+    this.preferredAffinityTerms = parseWeighted(pod, affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors);
+    this.preferredAntiAffinityTerms = parseWeighted(pod, affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors);
+    this.hasAffinity = !!affinity && (!!affinity.podAffinity || !!affinity.podAntiAffinity);
+    this.hasRequiredAntiAffinity = (affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
+    this.parseError = errors[0];
+    this.pvcKeys = (pod.spec.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [`${meta.namespace}/${v.persistentVolumeClaim.claimName}`] : []));
+  }
+
+  get nodeName(): string {
+    return this.pod.spec.nodeName ?? '';
+  }
+
+  get terminating(): boolean {
+    return this.pod.metadata.deletionTimestamp !== undefined && this.pod.metadata.deletionTimestamp !== null;
+  }
+}
+
+/** GetNamespacesFromPodAffinityTerm: no namespaces and no selector means the pod's own namespace. */
+function newAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm | SelectorError {
+  const selector = labelSelectorAsSelector(term.labelSelector);
+  if (selector instanceof SelectorError) return selector;
+  const nsSelector = labelSelectorAsSelector(term.namespaceSelector);
+  if (nsSelector instanceof SelectorError) return nsSelector;
+  const namespaces = new Set<string>();
+  if ((term.namespaces?.length ?? 0) === 0 && !term.namespaceSelector) namespaces.add(pod.metadata.namespace);
+  else for (const ns of term.namespaces ?? []) namespaces.add(ns);
+  return new AffinityTerm(namespaces, nsSelector, selector, term.topologyKey);
+}
+
+function parseTerms(pod: Pod, terms: PodAffinityTerm[] | null | undefined, errors: string[]): AffinityTerm[] {
+  const out: AffinityTerm[] = [];
+  for (const t of terms ?? []) {
+    const parsed = newAffinityTerm(pod, t);
+    if (parsed instanceof SelectorError) errors.push(parsed.message);
+    else out.push(parsed);
+  }
+  return out;
+}
+
+function parseWeighted(pod: Pod, terms: WeightedPodAffinityTerm[] | null | undefined, errors: string[]): WeightedAffinityTerm[] {
+  const out: WeightedAffinityTerm[] = [];
+  for (const t of terms ?? []) {
+    if (!t.weight) continue;
+    const parsed = newAffinityTerm(pod, t.podAffinityTerm);
+    if (parsed instanceof SelectorError) errors.push(parsed.message);
+    else out.push({ term: parsed, weight: t.weight });
+  }
+  return out;
+}
+
+/** The host ports of the containers and the restartable (sidecar) init containers. */
+function hostPortsOf(pod: Pod): HostPort[] {
+  const out: HostPort[] = [];
+  const collect = (ports: { hostPort?: number; hostIP?: string; protocol?: string }[] | undefined): void => {
+    for (const p of ports ?? []) {
+      if (p.hostPort && p.hostPort > 0) out.push({ ip: p.hostIP || '0.0.0.0', protocol: p.protocol || 'TCP', port: p.hostPort });
+    }
+  };
+  for (const c of pod.spec.containers ?? []) collect(c.ports);
+  for (const c of pod.spec.initContainers ?? []) if (c.restartPolicy === 'Always') collect(c.ports);
+  return out;
+}
+
+/** podMatchesAllAffinityTerms: the pod matches every term (and there is at least one). */
+export function podMatchesAllAffinityTerms(terms: readonly AffinityTerm[], pod: Pod): boolean {
+  if (terms.length === 0) return false;
+  for (const t of terms) if (!t.matches(pod, EMPTY_LABELS)) return false;
+  return true;
+}

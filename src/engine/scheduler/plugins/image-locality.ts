@@ -1,0 +1,48 @@
+/**
+ * ImageLocality (Score): favours nodes that already have the pod's images, by image size scaled
+ * by how widely the image is spread (so one node holding a popular image does not attract
+ * everything), clamped between 23 MB and 1000 MB per container.
+ */
+import type { NodeInfo } from '../cache/node-info';
+import type { PodInfo } from '../cache/pod-info';
+import type { CycleState } from '../framework/cycle-state';
+import { MAX_NODE_SCORE, type Handle, type ScorePlugin } from '../framework/interface';
+import { Names } from './names';
+
+const MB = 1024 * 1024;
+export const MIN_THRESHOLD = 23 * MB;
+export const MAX_CONTAINER_THRESHOLD = 1000 * MB;
+
+/** normalizedImageName: an image without a tag means ":latest". */
+export function normalizedImageName(name: string): string {
+  return name.lastIndexOf(':') <= name.lastIndexOf('/') ? name + ':latest' : name;
+}
+
+export function calculatePriority(sumScores: number, numContainers: number): number {
+  const maxThreshold = MAX_CONTAINER_THRESHOLD * numContainers;
+  let s = sumScores;
+  if (s < MIN_THRESHOLD) s = MIN_THRESHOLD;
+  else if (s > maxThreshold) s = maxThreshold;
+  return Math.trunc((MAX_NODE_SCORE * (s - MIN_THRESHOLD)) / (maxThreshold - MIN_THRESHOLD));
+}
+
+export class ImageLocality implements ScorePlugin {
+  readonly name = Names.ImageLocality;
+
+  constructor(private readonly handle: Handle) {}
+
+  score(_state: CycleState, pod: PodInfo, node: NodeInfo): number {
+    const spec = pod.pod.spec;
+    const numContainers = (spec.initContainers?.length ?? 0) + spec.containers.length;
+    if (node.imageStates.size === 0) return calculatePriority(0, numContainers);
+    const totalNumNodes = this.handle.snapshot().numNodes();
+    let sum = 0;
+    const add = (image: string | undefined): void => {
+      const state = node.imageStates.get(normalizedImageName(image ?? ''));
+      if (state) sum += Math.trunc(state.size * (state.nodes.size / totalNumNodes));
+    };
+    for (const c of spec.initContainers ?? []) add(c.image);
+    for (const c of spec.containers) add(c.image);
+    return calculatePriority(sum, numContainers);
+  }
+}

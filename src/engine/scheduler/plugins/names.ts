@@ -1,0 +1,22 @@
+/** The in-tree plugin names (pkg/scheduler/framework/plugins/names). */
+export const Names = {
+  PrioritySort: 'PrioritySort',
+  SchedulingGates: 'SchedulingGates',
+  NodeUnschedulable: 'NodeUnschedulable',
+  NodeName: 'NodeName',
+  TaintToleration: 'TaintToleration',
+  NodeAffinity: 'NodeAffinity',
+  NodePorts: 'NodePorts',
+  NodeResourcesFit: 'NodeResourcesFit',
+  VolumeRestrictions: 'VolumeRestrictions',
+  NodeVolumeLimits: 'NodeVolumeLimits',
+  VolumeBinding: 'VolumeBinding',
+  VolumeZone: 'VolumeZone',
+  PodTopologySpread: 'PodTopologySpread',
+  InterPodAffinity: 'InterPodAffinity',
+  DynamicResources: 'DynamicResources',
+  DefaultPreemption: 'DefaultPreemption',
+  NodeResourcesBalancedAllocation: 'NodeResourcesBalancedAllocation',
+  ImageLocality: 'ImageLocality',
+  DefaultBinder: 'DefaultBinder',
+} as const;
