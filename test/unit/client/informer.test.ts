@@ -16,7 +16,7 @@ import {
   SharedInformerFactory,
   type EventHandler,
 } from '../../../src/engine/client/informer';
-import { ADMIN_USER } from '../../../src/engine/apiserver/authn/user';
+import { ADMIN_USER, controllerUser } from '../../../src/engine/apiserver/authn/user';
 import { Random } from '../../../src/engine/random';
 import { parseSelector, type Selector } from '../../../src/engine/api/labels';
 import type { KubeObject } from '../../../src/engine/api/types';
@@ -211,6 +211,31 @@ describe('client/informer', () => {
     await cms.update({ ...x1, data: { v: 'again' } });
     await h.clock.settle();
     assert.deepEqual(log.slice(4), ['update x1'], 'watching again after the relist');
+    factory.shutdown();
+    await h.close();
+  });
+
+  it('a refused list is retried after the Reflector backoff until it succeeds', async () => {
+    let deny = true;
+    const { h, handler } = await setup({
+      authorizer: () => ({
+        authorize: (a) => (deny && a.resource === 'configmaps' && a.verb === 'list' ? { decision: 'NoOpinion', reason: '' } : { decision: 'Allow', reason: 'test' }),
+      }),
+    });
+    const client = new Client({ server: h.server, user: controllerUser('x'), userAgent: componentUserAgent('kube-controller-manager') });
+    const factory = new SharedInformerFactory({ client, clock: h.clock, random: new Random('informers'), component: 'kube-controller-manager' });
+    const informer = factory.informerFor(CONFIGMAPS);
+    informer.addEventHandler(handler);
+    factory.start();
+    await h.clock.advance(0);
+    assert.ok(!informer.hasSynced());
+    assert.equal(informer.lastError()?.message, 'configmaps is forbidden: User "system:serviceaccount:kube-system:x-controller" cannot list resource "configmaps" in API group "" at the cluster scope');
+    const relist = h.clock.pending().find((t) => t.label === 'reflector configmaps (kube-controller-manager): relist');
+    assert.ok(relist, 'a relist is pending (it keeps settle() from declaring the cluster quiet)');
+    deny = false;
+    await h.clock.settle();
+    assert.ok(informer.hasSynced());
+    assert.deepEqual(requests(h, 'configmaps'), ['list 403', 'list 200', 'watch 200']);
     factory.shutdown();
     await h.close();
   });
