@@ -1,0 +1,86 @@
+/**
+ * The apps/v1 Deployment as the deployment controller reads it, and the names upstream gives to
+ * its annotations, condition types and reasons (pkg/controller/deployment/util).
+ */
+import type { IntOrString } from '../../api/intstr';
+import type { LabelSelector } from '../../api/labels';
+import type { KubeObject } from '../../api/types';
+import type { ConditionStatus, PodTemplateSpec } from '../replicaset/types';
+
+export interface DeploymentCondition {
+  type: string;
+  status: ConditionStatus;
+  lastUpdateTime?: string;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+export interface DeploymentStatus {
+  observedGeneration?: number;
+  replicas?: number;
+  updatedReplicas?: number;
+  readyReplicas?: number;
+  availableReplicas?: number;
+  unavailableReplicas?: number;
+  terminatingReplicas?: number;
+  conditions?: DeploymentCondition[];
+  collisionCount?: number;
+}
+
+export interface DeploymentStrategy {
+  type?: string;
+  rollingUpdate?: { maxSurge?: IntOrString; maxUnavailable?: IntOrString } | null;
+}
+
+export interface Deployment extends KubeObject {
+  spec: {
+    replicas?: number;
+    selector?: LabelSelector | null;
+    template?: PodTemplateSpec;
+    strategy?: DeploymentStrategy;
+    minReadySeconds?: number;
+    revisionHistoryLimit?: number;
+    paused?: boolean;
+    progressDeadlineSeconds?: number;
+  };
+  status?: DeploymentStatus;
+}
+
+export const RECREATE = 'Recreate';
+export const ROLLING_UPDATE = 'RollingUpdate';
+
+export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
+
+export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
+export const REVISION_HISTORY_ANNOTATION = 'deployment.kubernetes.io/revision-history';
+export const DESIRED_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/desired-replicas';
+export const MAX_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/max-replicas';
+/** apps.DeprecatedRollbackTo: how the removed spec.rollbackTo still round-trips. */
+export const ROLLBACK_TO_ANNOTATION = 'deprecated.deployment.rollback.to';
+export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+
+export const PROGRESSING = 'Progressing';
+export const AVAILABLE = 'Available';
+export const REPLICA_FAILURE = 'ReplicaFailure';
+
+export const Reason = {
+  ReplicaSetUpdated: 'ReplicaSetUpdated',
+  FailedRSCreate: 'ReplicaSetCreateError',
+  NewReplicaSetCreated: 'NewReplicaSetCreated',
+  FoundNewReplicaSet: 'FoundNewReplicaSet',
+  NewReplicaSetAvailable: 'NewReplicaSetAvailable',
+  TimedOut: 'ProgressDeadlineExceeded',
+  Paused: 'DeploymentPaused',
+  Resumed: 'DeploymentResumed',
+  MinimumReplicasAvailable: 'MinimumReplicasAvailable',
+  MinimumReplicasUnavailable: 'MinimumReplicasUnavailable',
+  RollbackRevisionNotFound: 'DeploymentRollbackRevisionNotFound',
+  RollbackTemplateUnchanged: 'DeploymentRollbackTemplateUnchanged',
+  RollbackDone: 'DeploymentRollback',
+} as const;
+
+/** math.MaxInt32: the "no deadline" / "keep everything" sentinel of progressDeadlineSeconds and revisionHistoryLimit. */
+export const MAX_INT32 = 2147483647;
+
+export const deploymentReplicas = (d: Deployment): number => d.spec.replicas ?? 1;
