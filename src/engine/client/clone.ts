@@ -22,11 +22,3 @@ function copyValue(value: unknown): unknown {
   return out;
 }
 
-/** Deep-freezes a value (the shape informers hand out); frozen parts are assumed frozen throughout. */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
