@@ -1,2 +1,5 @@
-// Language server entry point (filled in by the extension issue).
-export {};
+/** Language server entry point (dist/server.js): LSP over stdio or Node IPC, as the client chooses. */
+import { ProposedFeatures, createConnection } from 'vscode-languageserver/node';
+import { KubesimLanguageServer } from './language-server';
+
+new KubesimLanguageServer(createConnection(ProposedFeatures.all)).listen();

@@ -1,0 +1,113 @@
+/**
+ * Bringing one live object into the mirror through the mirror's API server, as the cluster
+ * admin: create or update it (its status through the status subresource), or remove it
+ * entirely. The mirror's own validation may refuse what the live cluster accepted (a pod whose
+ * node was bound, an immutable field): then the mirror's copy is replaced.
+ */
+import { isObject, parseApiVersion, type JsonObject } from '../../engine/api/types';
+import type { ResourceInfo } from '../../engine/api/registry';
+import { ADMIN_USER } from '../../engine/apiserver/authn/user';
+import type { ApiRequest, ApiResponse } from '../../engine/apiserver/request';
+import type { ApiServer } from '../../engine/apiserver/server';
+
+/** Metadata the mirror's API server assigns itself. */
+const SERVER_SET_METADATA = ['resourceVersion', 'uid', 'creationTimestamp', 'generation', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'];
+
+export interface ObjectRef {
+  info: ResourceInfo;
+  namespace: string;
+  name: string;
+}
+
+export function objectRef(server: ApiServer, obj: JsonObject): ObjectRef | undefined {
+  if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string' || !isObject(obj.metadata)) return undefined;
+  const { group, version } = parseApiVersion(obj.apiVersion);
+  const info = server.registry.byGvk(group, version, obj.kind);
+  const name = obj.metadata.name;
+  if (!info?.storagePrefix || typeof name !== 'string' || name === '') return undefined;
+  const ns = obj.metadata.namespace;
+  return { info, namespace: info.namespaced ? (typeof ns === 'string' && ns !== '' ? ns : 'default') : '', name };
+}
+
+type Call = Omit<ApiRequest, 'group' | 'version' | 'resource' | 'namespace' | 'name' | 'user'>;
+
+/** A request about the object; a create addresses its collection. */
+function request(ref: ObjectRef, r: Call): ApiRequest {
+  const { info, namespace, name } = ref;
+  const req: ApiRequest = { ...r, group: info.group, version: info.version, resource: info.resource, namespace: namespace || undefined, user: ADMIN_USER, userAgent: 'kubesim-mirror' };
+  if (r.verb !== 'create') req.name = name;
+  return req;
+}
+
+function failure(res: ApiResponse): string | undefined {
+  return res.code >= 400 ? String(res.body.message ?? res.code) : undefined;
+}
+
+function resourceVersionOf(body: JsonObject): string {
+  return isObject(body.metadata) && typeof body.metadata.resourceVersion === 'string' ? body.metadata.resourceVersion : '';
+}
+
+function withoutServerFields(obj: JsonObject): JsonObject {
+  const { status: _status, ...rest } = obj;
+  const metadata = { ...(obj.metadata as JsonObject) };
+  for (const k of SERVER_SET_METADATA) delete metadata[k];
+  return { ...rest, metadata };
+}
+
+/** Creates or updates the mirror's copy; the error message when the mirror refused it. */
+export async function putObject(server: ApiServer, ref: ObjectRef, obj: JsonObject): Promise<string | undefined> {
+  const body = withoutServerFields(obj);
+  const current = await server.handle(request(ref, { verb: 'get' }));
+  let res: ApiResponse;
+  if (current.code === 404) {
+    res = await server.handle(request(ref, { verb: 'create', body: { object: body } }));
+  } else {
+    const meta = { ...(body.metadata as JsonObject), resourceVersion: resourceVersionOf(current.body) };
+    res = await server.handle(request(ref, { verb: 'update', body: { object: { ...body, metadata: meta } } }));
+    if (res.code === 422 || res.code === 409) {
+      await removeObject(server, ref);
+      res = await server.handle(request(ref, { verb: 'create', body: { object: body } }));
+    }
+  }
+  const refused = failure(res);
+  if (refused) return refused;
+  if (isObject(obj.status) && ref.info.subresources.some((s) => s.name === 'status')) {
+    const stored = res.body;
+    const status = await server.handle(request(ref, { verb: 'update', subresource: 'status', body: { object: { ...stored, status: obj.status } } }));
+    const refusedStatus = failure(status);
+    if (refusedStatus) return refusedStatus;
+  }
+  if (isObject(obj.metadata) && obj.metadata.deletionTimestamp) {
+    // Terminating in the live cluster: a namespace then refuses new content, as it does there.
+    return failure(await server.handle(request(ref, { verb: 'delete' })));
+  }
+  return undefined;
+}
+
+/** Removes the mirror's copy at once: finalizers cleared, no grace period, dependents left alone. */
+export async function removeObject(server: ApiServer, ref: ObjectRef): Promise<string | undefined> {
+  const del = { verb: 'delete' as const, options: { gracePeriodSeconds: 0, propagationPolicy: 'Orphan' as const } };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const current = await server.handle(request(ref, { verb: 'get' }));
+    if (current.code === 404) return undefined;
+    const meta = isObject(current.body.metadata) ? current.body.metadata : {};
+    if (Array.isArray(meta.finalizers) && meta.finalizers.length > 0) {
+      await server.handle(request(ref, { verb: 'update', body: { object: { ...current.body, metadata: { ...meta, finalizers: [] } } } }));
+      continue;
+    }
+    const spec = isObject(current.body.spec) ? current.body.spec : {};
+    if (ref.info.group === '' && ref.info.resource === 'namespaces' && Array.isArray(spec.finalizers) && spec.finalizers.length > 0) {
+      if (!meta.deletionTimestamp) await server.handle(request(ref, del));
+      const terminating = await server.handle(request(ref, { verb: 'get' }));
+      await server.handle(request(ref, { verb: 'update', subresource: 'finalize', body: { object: { ...terminating.body, spec: { ...spec, finalizers: [] } } } }));
+      continue;
+    }
+    const res = await server.handle(request(ref, del));
+    if (res.code < 400 || res.code === 404) {
+      if ((await server.handle(request(ref, { verb: 'get' }))).code === 404) return undefined;
+      continue;
+    }
+    return failure(res);
+  }
+  return `${ref.info.resource} "${ref.name}" could not be removed from the mirror`;
+}

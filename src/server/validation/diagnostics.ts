@@ -1,0 +1,89 @@
+/**
+ * `kubesim validate`'s document reports as LSP diagnostics: the range is the offending YAML node
+ * (the key of an unknown or missing field, the value of an invalid one; the `kind:` line for
+ * what concerns the whole document), the message apimachinery's text, the code its error type.
+ * Ranges are relative to the text the document was parsed from; the file validator shifts them.
+ */
+import { Diagnostic, DiagnosticSeverity, type Range } from 'vscode-languageserver';
+import { positionOf, type ManifestDocument, type SourceRange } from '../../engine/apiserver/decode';
+import type { DocumentReport } from '../../cli/validate';
+import { entry, rangeStartingAt } from '../yaml-tree';
+
+export const SOURCE = 'kubesim';
+
+/** What a quick fix needs to know about the diagnostic it fixes. */
+export interface DiagnosticData {
+  field: string;
+}
+
+function toLsp(r: SourceRange): Range {
+  return { start: { line: r.line - 1, character: r.column - 1 }, end: { line: r.endLine - 1, character: r.endColumn - 1 } };
+}
+
+/** The `kind: X` entry (or the document) for errors about the document as a whole. */
+function documentRange(doc: ManifestDocument): SourceRange {
+  const e = entry(doc.node, 'kind') ?? entry(doc.node, 'apiVersion');
+  return e ? doc.lines.range(e.keySpan.start, e.value.end) : doc.range;
+}
+
+const NAMESPACE_ERROR = /^namespaces "[^"]*" not found$|^unable to create new content in namespace \S+ because it is being terminated$/;
+
+function rangeFor(doc: ManifestDocument, field: string, line: number, column: number, message: string): SourceRange {
+  const p = field ? positionOf(doc, field) : undefined;
+  if (p) {
+    const at = (r: SourceRange | undefined) => r && r.line === line && r.column === column;
+    if (at(p.key)) return p.key!;
+    if (at(p.value)) return p.value;
+  }
+  if (!field && NAMESPACE_ERROR.test(message)) {
+    const ns = positionOf(doc, 'metadata.namespace');
+    if (ns?.exact) return ns.value;
+  }
+  if (!field) return documentRange(doc);
+  return rangeStartingAt(doc, line, column) ?? documentRange(doc);
+}
+
+function diagnostic(range: SourceRange, severity: DiagnosticSeverity, message: string, code: string | undefined, field: string): Diagnostic {
+  const d = Diagnostic.create(toLsp(range), message, severity, code, SOURCE);
+  const data: DiagnosticData = { field };
+  d.data = data;
+  return d;
+}
+
+const STRICT_WARNING = /(?:unknown|duplicate) field "([^"]*)"/;
+
+/** A block value's range ends after its last line break: end it at its last character instead. */
+function trimEnd(text: string, r: SourceRange): SourceRange {
+  if (r.endColumn !== 1 || r.endLine <= r.line) return r;
+  let offset = 0;
+  for (let line = 1; line < r.endLine; line++) offset = text.indexOf('\n', offset) + 1;
+  let end = offset;
+  while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+  const lineStart = text.lastIndexOf('\n', end - 1) + 1;
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < lineStart; i = text.indexOf('\n', i + 1)) line++;
+  return { ...r, endLine: line, endColumn: end - lineStart + 1 };
+}
+
+/** Diagnostics for one document; `text` is what it was parsed from. */
+export function reportDiagnostics(doc: ManifestDocument, text: string, report: DocumentReport): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  report.errors.forEach((e, i) => {
+    const parseError = doc.errors[i];
+    const range = parseError ? parseError.range : trimEnd(text, rangeFor(doc, e.field, e.line, e.column, e.detail));
+    out.push(diagnostic(range, DiagnosticSeverity.Error, e.message, e.type || undefined, e.field));
+  });
+  for (const w of report.warnings) {
+    const m = STRICT_WARNING.exec(w.message);
+    const field = m ? m[1]! : '';
+    const code = w.message.startsWith('unknown field') ? 'Unknown field' : w.message.startsWith('duplicate field') ? 'Duplicate field' : undefined;
+    out.push(diagnostic(trimEnd(text, rangeFor(doc, field, w.line, w.column, w.message)), DiagnosticSeverity.Warning, w.message, code, field));
+  }
+  return out;
+}
+
+export function shift(d: Diagnostic, lines: number): Diagnostic {
+  if (lines === 0) return d;
+  const { start, end } = d.range;
+  return { ...d, range: { start: { line: start.line + lines, character: start.character }, end: { line: end.line + lines, character: end.character } } };
+}
