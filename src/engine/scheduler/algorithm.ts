@@ -190,9 +190,10 @@ export class ScheduleAlgorithm {
     const filters = this.fw.activeFilterPlugins(state);
     const evaluated = detail === 'full' ? (trace.evaluated ??= []) : undefined;
     const fw = this.fw;
+    const nominated = fw.hasNominatedPods();
     for (let i = 0; i < n && feasible.length < toFind; i++) {
       const node = nodes[(start + i) % n]!;
-      const s = filters.length === 0 ? null : fw.runFilterPluginsWithNominatedPods(state, pod, node, filters);
+      const s = filters.length === 0 ? null : nominated ? fw.runFilterPluginsWithNominatedPods(state, pod, node, filters) : fw.runFilterPlugins(state, pod, node, filters);
       if (evaluated) evaluated.push({ node, status: s });
       if (s === null) {
         feasible.push(node);

@@ -54,7 +54,10 @@ export class Scheduler implements EventTarget {
     this.recorder = options.recorder;
     const plugins = defaultPlugins(this.handle());
     this.preemption = plugins.map((p) => p.plugin).find((p): p is DefaultPreemption => p instanceof DefaultPreemption);
-    this.framework = new Framework(plugins, (node) => this.queue.nominatedPodsForNode(node));
+    this.framework = new Framework(plugins, {
+      nominatedPodsForNode: (node) => this.queue.nominatedPodsForNode(node),
+      empty: () => this.queue.nominator.empty(),
+    });
     this.queue = new SchedulingQueue(this.framework, this.clock, (ns, name) => this.latestPod(ns, name), () => this.kick(), options.queue);
     this.algorithm = new ScheduleAlgorithm(this.cache, this.snapshot, this.framework, this.random, options.percentageOfNodesToScore ?? 0);
   }

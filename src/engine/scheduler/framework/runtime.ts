@@ -55,6 +55,13 @@ export interface ScoreTable {
   readonly totals: Float64Array;
 }
 
+/** Pods nominated to nodes (the queue's nominator). */
+export interface NominatedPods {
+  nominatedPodsForNode(nodeName: string): readonly PodInfo[];
+  /** Whether any pod is nominated anywhere: when not, filters run once per node. */
+  empty(): boolean;
+}
+
 export class Framework implements FrameworkRunner {
   readonly preEnqueuePlugins: PreEnqueuePlugin[] = [];
   readonly queueSortPlugin: QueueSortPlugin;
@@ -70,10 +77,11 @@ export class Framework implements FrameworkRunner {
   readonly bindPlugins: BindPlugin[] = [];
   readonly postBindPlugins: PostBindPlugin[] = [];
   readonly enqueueExtensions: EnqueueExtensions[] = [];
+  private readonly scoreBuffers: Float64Array[] = [];
 
   constructor(
     plugins: readonly WeightedPlugin[],
-    private readonly nominatedPodsForNode: (nodeName: string) => readonly PodInfo[],
+    private readonly nominator: NominatedPods,
   ) {
     let queueSort: QueueSortPlugin | undefined;
     for (const { plugin: p, weight } of plugins) {
@@ -158,20 +166,21 @@ export class Framework implements FrameworkRunner {
   }
 
   runFilterPlugins(state: CycleState, pod: PodInfo, node: NodeInfo, filters: readonly FilterPlugin[] = this.activeFilterPlugins(state)): Status | null {
-    for (let i = 0; i < filters.length; i++) {
-      const pl = filters[i]!;
-      let s: Status | null;
-      try {
-        s = pl.filter(state, pod, node);
-      } catch (err) {
-        s = errorStatus(errorMessage(err));
+    let i = 0;
+    let s: Status | null = null;
+    try {
+      for (; i < filters.length; i++) {
+        s = filters[i]!.filter(state, pod, node);
+        if (s !== null && s.code !== Code.Success) break;
+        s = null;
       }
-      if (s !== null && s.code !== Code.Success) {
-        if (!s.isRejected()) s = errorStatus(`running "${pl.name}" filter plugin: ${s.message()}`);
-        return s.withPlugin(pl.name);
-      }
+    } catch (err) {
+      s = errorStatus(errorMessage(err));
     }
-    return null;
+    if (s === null) return null;
+    const pl = filters[i]!;
+    if (!s.isRejected()) s = errorStatus(`running "${pl.name}" filter plugin: ${s.message()}`);
+    return s.withPlugin(pl.name);
   }
 
   /**
@@ -180,7 +189,7 @@ export class Framework implements FrameworkRunner {
    * (affinity to them must not be assumed). Both must pass.
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: PodInfo, node: NodeInfo, filters?: readonly FilterPlugin[]): Status | null {
-    const nominated = this.nominatedPodsForNode(node.name);
+    const nominated = this.nominator.nominatedPodsForNode(node.name);
     if (nominated.length === 0) return this.runFilterPlugins(state, pod, node, filters);
     let stateOut = state;
     let nodeOut = node;
@@ -260,16 +269,21 @@ export class Framework implements FrameworkRunner {
     return { status: null, skipped };
   }
 
-  /** Score, NormalizeScore, then weight: the totals are what selectHost compares. */
+  /**
+   * Score, NormalizeScore, then weight: the totals are what selectHost compares. The arrays are
+   * reused by the next cycle: read the table before scheduling another pod.
+   */
   runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): ScoreTable | Status {
     const plugins = this.scorePlugins.filter((p) => !state.skipScorePlugins.has(p.name));
     const n = nodes.length;
-    const totals = new Float64Array(n);
+    const totals = this.buffer(0, n);
+    totals.fill(0);
     const raw: Float64Array[] = [];
     const normalized: Float64Array[] = [];
     const weights: number[] = [];
-    for (const pl of plugins) {
-      const scores = new Float64Array(n);
+    for (let p = 0; p < plugins.length; p++) {
+      const pl = plugins[p]!;
+      const scores = this.buffer(1 + 2 * p, n);
       try {
         for (let i = 0; i < n; i++) scores[i] = pl.score(state, pod, nodes[i]!);
       } catch (err) {
@@ -278,7 +292,8 @@ export class Framework implements FrameworkRunner {
       raw.push(scores);
       let norm = scores;
       if (pl.normalizeScore) {
-        norm = scores.slice();
+        norm = this.buffer(2 + 2 * p, n);
+        norm.set(scores);
         const s = pl.normalizeScore(state, pod, norm, nodes);
         if (s !== null && s.code !== Code.Success) return errorStatus(`plugin "${pl.name}" failed with: ${s.message()}`).withPlugin(pl.name);
       }
@@ -296,6 +311,16 @@ export class Framework implements FrameworkRunner {
       }
     }
     return { plugins: plugins.map((p) => p.name), weights, raw, normalized, totals };
+  }
+
+  /** A reusable score array of length n. */
+  private buffer(slot: number, n: number): Float64Array {
+    let b = this.scoreBuffers[slot];
+    if (!b || b.buffer.byteLength < n * 8) {
+      b = new Float64Array(Math.max(n, 64));
+      this.scoreBuffers[slot] = b;
+    }
+    return b.length === n ? b : b.subarray(0, n);
   }
 
   runReservePluginsReserve(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
@@ -351,6 +376,11 @@ export class Framework implements FrameworkRunner {
   /** QueueSort's Less over two queued pods. */
   less(a: Parameters<QueueSortPlugin['less']>[0], b: Parameters<QueueSortPlugin['less']>[1]): boolean {
     return this.queueSortPlugin.less(a, b);
+  }
+
+  /** Whether filtering must consider nominated pods this cycle. */
+  hasNominatedPods(): boolean {
+    return !this.nominator.empty();
   }
 
   hasPostFilterPlugins(): boolean {

@@ -51,8 +51,8 @@ export class Nominator {
     return this.byNode.get(nodeName) ?? EMPTY;
   }
 
-  nominatedNodeOf(uid: string): string | undefined {
-    return this.podToNode.get(uid);
+  empty(): boolean {
+    return this.podToNode.size === 0;
   }
 }
 
