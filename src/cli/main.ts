@@ -11,6 +11,7 @@ type Command = (argv: string[]) => Promise<number>;
 const commands: Record<string, () => Promise<Command>> = {
   // Each subcommand adds itself here: name -> async () => (await import('./<name>')).run<Name>
   validate: async () => (await import('./validate')).runValidate,
+  apply: async () => (await import('./apply')).runApply,
 };
 
 const USAGE = `usage: kubesim <command> [options]

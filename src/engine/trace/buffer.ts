@@ -30,12 +30,29 @@ export class TraceBuffer {
     this.ring = new Array<TraceRecord | undefined>(this.capacity);
   }
 
-  /** Stamps the draft with an id and the current virtual time, stores it and notifies subscribers. */
-  emit<R extends TraceRecord>(draft: TraceDraft<R>): R {
-    const record = Object.freeze({ ...draft, id: this.nextId++, time: this.clock.now() }) as unknown as R;
-    this.ring[(record.id - 1) % this.capacity] = record;
+  /**
+   * Stamps the draft with an id and the current virtual time, stores it and notifies subscribers.
+   * `reserved` is an id from `reserve()`: the record a chain of requests names as its cause
+   * before the record itself is complete (a reconcile lists the requests it sent).
+   */
+  emit<R extends TraceRecord>(draft: TraceDraft<R>, reserved?: number): R {
+    const id = reserved ?? this.nextId++;
+    const record = Object.freeze({ ...draft, id, time: this.clock.now() }) as unknown as R;
+    if (id >= this.oldestId()) this.ring[(id - 1) % this.capacity] = record;
     for (const listener of [...this.listeners]) listener(record);
     return record;
+  }
+
+  /** Takes the next id now for a record emitted later with `emit(draft, id)`. */
+  reserve(): number {
+    const id = this.nextId++;
+    this.ring[(id - 1) % this.capacity] = undefined;
+    return id;
+  }
+
+  /** The id the next record will get: pass it to `since` to read what happens from now on. */
+  get next(): number {
+    return this.nextId;
   }
 
   get(id: number): TraceRecord | undefined {
@@ -43,10 +60,18 @@ export class TraceBuffer {
     return this.ring[(id - 1) % this.capacity];
   }
 
-  /** The records still held, oldest first. */
+  /** The records still held, oldest first (a reserved id whose record is not emitted yet is skipped). */
   records(): TraceRecord[] {
+    return this.since(this.oldestId());
+  }
+
+  /** The records with id >= `firstId` still held, in id order. */
+  since(firstId: number): TraceRecord[] {
     const out: TraceRecord[] = [];
-    for (let id = this.oldestId(); id < this.nextId; id++) out.push(this.ring[(id - 1) % this.capacity]!);
+    for (let id = Math.max(firstId, this.oldestId()); id < this.nextId; id++) {
+      const r = this.ring[(id - 1) % this.capacity];
+      if (r) out.push(r);
+    }
     return out;
   }
 
