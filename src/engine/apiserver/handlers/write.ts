@@ -155,7 +155,7 @@ async function tryUpdate(ctx: RequestContext, t: Target, spec: UpdateSpec, key: 
     }
     txn.commit();
     const out = stored(ctx, t, result, 'updated');
-    if (shouldDeleteDuringUpdate(out, old)) return deleteWithoutFinalizers(ctx, t, key, out);
+    if ((t.strategy.shouldDeleteDuringUpdate ?? shouldDeleteDuringUpdate)(out, old)) return deleteWithoutFinalizers(ctx, t, key, out);
     return out;
   } catch (err) {
     txn.revert();
@@ -164,9 +164,8 @@ async function tryUpdate(ctx: RequestContext, t: Target, spec: UpdateSpec, key: 
 }
 
 /** The last finalizer of an object being deleted is gone: the update completes the deletion. */
-function shouldDeleteDuringUpdate(obj: KubeObject, old: KubeObject): boolean {
+export function shouldDeleteDuringUpdate(obj: KubeObject, old: KubeObject): boolean {
   if ((obj.metadata.finalizers ?? []).length > 0) return false;
-  if ((old.metadata.finalizers ?? []).length === 0) return false;
   if (!old.metadata.deletionTimestamp) return false;
   const grace = obj.metadata.deletionGracePeriodSeconds;
   return grace === undefined || grace === 0;

@@ -5,6 +5,7 @@
  */
 import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceInfo } from '../resources';
+import { shouldDeleteDuringUpdate } from '../handlers/write';
 import { genericStrategy } from './generic';
 import type { Strategy } from './types';
 
@@ -26,6 +27,11 @@ export function namespaceStrategy(type: ResourceInfo): Strategy {
       base.prepareForUpdate(obj, old);
       keepFinalizers(obj, old);
       labelWithName(obj);
+    },
+    /** A terminating namespace goes once spec.finalizers is empty too (the namespace controller finalized it). */
+    shouldDeleteDuringUpdate(obj, old) {
+      const spec = isObject(obj.spec) ? obj.spec : {};
+      return (!Array.isArray(spec.finalizers) || spec.finalizers.length === 0) && shouldDeleteDuringUpdate(obj, old);
     },
   };
 }

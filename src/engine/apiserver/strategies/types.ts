@@ -50,4 +50,6 @@ export interface Strategy {
    */
   gracePeriod?(obj: KubeObject, requested: number | undefined): number;
   warningsOnCreate?(obj: KubeObject): string[];
+  /** Whether an update completes a pending deletion; default: no finalizers left and no grace period. */
+  shouldDeleteDuringUpdate?(obj: KubeObject, old: KubeObject): boolean;
 }
