@@ -3,9 +3,10 @@
  * and adds them to the union here, so a subscriber can switch on `type` exhaustively.
  */
 import type { ApiRequestRecord } from './apiserver';
+import type { KubeletRecord } from './kubelet';
 import type { ReconcileRecord } from './reconcile';
 
-export type TraceRecord = ApiRequestRecord | ReconcileRecord;
+export type TraceRecord = ApiRequestRecord | ReconcileRecord | KubeletRecord;
 
 export type TraceRecordType = TraceRecord['type'];
 
