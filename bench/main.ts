@@ -7,8 +7,10 @@ import type { BenchSuite } from './report';
 
 const suites: Record<string, () => Promise<{ default: BenchSuite }>> = {
   // Each suite adds itself here: name -> () => import('./<name>')
+  scheduler: () => import('./scheduler'),
   validate: () => import('./validate'),
   store: () => import('./store'),
+  lsp: () => import('./lsp'),
 };
 
 async function main(): Promise<void> {

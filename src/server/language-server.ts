@@ -31,6 +31,7 @@ export class KubesimLanguageServer {
   private readonly documents = new TextDocuments(TextDocument);
   private readonly files = new Map<string, FileValidator>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly lastChange = new Map<string, number>();
   /** The pass running per file; the next one waits for it. */
   private readonly running = new Map<string, Promise<void>>();
   private readonly mirror: Promise<MirrorCluster>;
@@ -78,19 +79,29 @@ export class KubesimLanguageServer {
     return doc.languageId === 'yaml' || /\.ya?ml$/i.test(doc.uri);
   }
 
+  /**
+   * A change after a quiet spell is validated at once; changes that follow each other within
+   * DEBOUNCE_MS (typing) are validated once, after the last.
+   */
   private schedule(uri: string): void {
+    const now = performance.now();
+    const quiet = now - (this.lastChange.get(uri) ?? -Infinity) > DEBOUNCE_MS;
+    this.lastChange.set(uri, now);
     clearTimeout(this.timers.get(uri));
     this.timers.set(
       uri,
-      setTimeout(() => {
-        this.timers.delete(uri);
-        const previous = this.running.get(uri) ?? Promise.resolve();
-        const pass = previous.then(() => this.validate(uri));
-        this.running.set(uri, pass);
-        void pass.finally(() => {
-          if (this.running.get(uri) === pass) this.running.delete(uri);
-        });
-      }, DEBOUNCE_MS),
+      setTimeout(
+        () => {
+          this.timers.delete(uri);
+          const previous = this.running.get(uri) ?? Promise.resolve();
+          const pass = previous.then(() => this.validate(uri));
+          this.running.set(uri, pass);
+          void pass.finally(() => {
+            if (this.running.get(uri) === pass) this.running.delete(uri);
+          });
+        },
+        quiet ? 0 : DEBOUNCE_MS,
+      ),
     );
   }
 
@@ -126,6 +137,7 @@ export class KubesimLanguageServer {
   private close(uri: string): void {
     clearTimeout(this.timers.get(uri));
     this.timers.delete(uri);
+    this.lastChange.delete(uri);
     this.files.get(uri)?.dispose();
     this.files.delete(uri);
     void this.connection.sendDiagnostics({ uri, diagnostics: [] });
