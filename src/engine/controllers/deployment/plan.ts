@@ -12,7 +12,8 @@ import type { Deployment } from './types';
 export type EventType = 'Normal' | 'Warning';
 
 export type DeploymentAction =
-  | { kind: 'createReplicaSet'; replicaSet: ReplicaSet }
+  /** deployment: the Deployment as the sync holds it then, which the failure handling writes. */
+  | { kind: 'createReplicaSet'; replicaSet: ReplicaSet; deployment: Deployment }
   /** resourceVersionFrom: the index of the earlier write whose answer this update builds on. */
   | { kind: 'updateReplicaSet'; replicaSet: ReplicaSet; resourceVersionFrom?: number }
   | { kind: 'deleteReplicaSet'; namespace: string; name: string }
@@ -35,8 +36,8 @@ export class Plan {
     return rfc3339(this.nowMs);
   }
 
-  createReplicaSet(rs: ReplicaSet): ReplicaSet {
-    return this.record({ kind: 'createReplicaSet', replicaSet: structuredClone(rs) }, structuredClone(rs));
+  createReplicaSet(rs: ReplicaSet, d: Deployment): ReplicaSet {
+    return this.record({ kind: 'createReplicaSet', replicaSet: structuredClone(rs), deployment: structuredClone(d) }, structuredClone(rs));
   }
 
   updateReplicaSet(rs: ReplicaSet): ReplicaSet {

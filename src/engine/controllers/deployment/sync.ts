@@ -17,7 +17,7 @@ import {
   setReplicasAnnotations,
 } from './annotations';
 import { getCondition, newCondition, setCondition } from './conditions';
-import type { Plan } from './plan';
+import { Plan } from './plan';
 import { getProportion } from './proportion';
 import {
   actualReplicaCount,
@@ -35,7 +35,7 @@ import {
   terminatingReplicaCount,
 } from './replica-sets';
 import { hasProgressDeadline, hasRevisionHistoryLimit, isRollingUpdate, maxSurge, maxUnavailable, newRSNewReplicas, UnsupportedStrategyError } from './strategy';
-import { computeHash } from './template';
+import { computeHash, equalIgnoreHash } from './template';
 import {
   AVAILABLE,
   POD_TEMPLATE_HASH_LABEL,
@@ -132,7 +132,7 @@ function getNewReplicaSet(plan: Plan, d: Deployment, rsList: readonly ReplicaSet
   if (replicas instanceof UnsupportedStrategyError) throw new SyncError(replicas.message);
   newRS.spec.replicas = replicas;
   setNewReplicaSetAnnotations(d, newRS, newRevision, false, MAX_REV_HISTORY_LENGTH_IN_CHARS);
-  const created = plan.createReplicaSet(newRS);
+  const created = plan.createReplicaSet(newRS, d);
   if (replicas > 0) plan.event('Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata.name ?? ''} from 0 to ${replicas}`);
 
   let needsUpdate = setDeploymentRevision(d, newRevision);
@@ -181,6 +181,43 @@ function selectorWithLabel(selector: LabelSelector | null | undefined, key: stri
   const out: LabelSelector = { matchLabels: { ...(selector?.matchLabels ?? {}), [key]: value } };
   if (selector?.matchExpressions) out.matchExpressions = structuredClone(selector.matchExpressions);
   return out;
+}
+
+/** How creating the new ReplicaSet failed, as the control loop saw it. */
+export interface CreateFailure {
+  alreadyExists: boolean;
+  namespaceTerminating: boolean;
+  message: string;
+  /** With alreadyExists: the ReplicaSet of that name in the cache. */
+  existing?: ReplicaSet;
+}
+
+/**
+ * After a failed create of the new ReplicaSet: 'adopted' when the one that exists is this
+ * Deployment's own with its template (a stale cache; the next sync finds it); otherwise the
+ * writes to make before the sync fails: a hash collision bumps status.collisionCount so that the
+ * next name differs, any other failure is reported in the Progressing condition and an event.
+ */
+export function planCreateFailure(d: Deployment, rs: ReplicaSet, failure: CreateFailure, nowMs: number): Plan | 'adopted' {
+  const plan = new Plan(nowMs);
+  const copy = structuredClone(d);
+  if (failure.alreadyExists) {
+    const existing = failure.existing;
+    const ref = existing?.metadata.ownerReferences?.find((r) => r.controller === true);
+    if (existing && ref?.uid === d.metadata.uid && equalIgnoreHash(d.spec.template, existing.spec.template)) return 'adopted';
+    const status = (copy.status ??= {});
+    status.collisionCount = (status.collisionCount ?? 0) + 1;
+    plan.updateDeploymentStatus(copy);
+    return plan;
+  }
+  if (failure.namespaceTerminating) return plan;
+  const msg = `Failed to create new replica set ${goQuote(rs.metadata.name ?? '')}: ${failure.message}`;
+  if (hasProgressDeadline(copy)) {
+    setCondition((copy.status ??= {}), newCondition(PROGRESSING, 'False', Reason.FailedRSCreate, msg, plan.now()));
+    plan.updateDeploymentStatus(copy);
+  }
+  plan.event('Warning', Reason.FailedRSCreate, msg);
+  return plan;
 }
 
 /** Scales to newScale (recording the Deployment's size on it) with a ScalingReplicaSet event; [scaled, the ReplicaSet as written]. */

@@ -1,0 +1,293 @@
+/**
+ * The Deployment controller's control loop (deployment_controller.go): Deployments, their
+ * ReplicaSets and (for Recreate) pod deletions queue the Deployment; a sync adopts and releases
+ * ReplicaSets, plans the sync (reconcile.ts) and sends its writes in order, stopping at the first
+ * failure as upstream returns at its first error.
+ *
+ * Runs as system:serviceaccount:kube-system:deployment-controller; events come from
+ * "deployment-controller".
+ */
+import { goQuote } from '../../api/gofmt';
+import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
+import { isStatusError, type StatusError } from '../../api/status';
+import type { KubeObject } from '../../api/types';
+import type { Clock } from '../../clock';
+import type { Client } from '../../client/client';
+import { CONCURRENT_SYNCS, Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { isAlreadyExists, isInvalid, isNotFound } from '../../client/errors';
+import { EventBroadcaster, type EventRecorder } from '../../client/events';
+import { deletedObject, DeletedFinalStateUnknown, splitMetaNamespaceKey, type SharedInformerFactory, type SharedIndexInformer } from '../../client/informer';
+import { DEPLOYMENTS, PODS, REPLICASETS } from '../../client/resources';
+import type { Random } from '../../random';
+import type { TraceBuffer } from '../../trace/buffer';
+import { adoptPatch, claimObjects, controllerOf, recheckError, releasePatch } from '../controller-ref-manager';
+import { deepEqual } from '../replicaset/deep-equal';
+import type { Pod, ReplicaSet } from '../replicaset/types';
+import type { DeploymentAction, Plan } from './plan';
+import { planSync } from './reconcile';
+import type { PodMap } from './recreate';
+import { planCreateFailure } from './sync';
+import { RECREATE, type Deployment } from './types';
+
+export const DEPLOYMENT_CONTROLLER_ACCOUNT = 'deployment-controller';
+
+/** A Deployment whose syncs keep failing is dropped from the queue after this many retries. */
+const MAX_RETRIES = 15;
+
+export interface ControllerDeps {
+  client: Client;
+  informers: SharedInformerFactory;
+  clock: Clock;
+  random: Random;
+  trace: TraceBuffer;
+}
+
+export class DeploymentController {
+  readonly loop: Controller;
+  private readonly deployments: SharedIndexInformer<Deployment>;
+  private readonly replicaSets: SharedIndexInformer<ReplicaSet>;
+  private readonly pods: SharedIndexInformer<Pod>;
+  private readonly recorder: EventRecorder;
+  private readonly clock: Clock;
+
+  constructor(deps: ControllerDeps) {
+    this.clock = deps.clock;
+    this.deployments = deps.informers.informerFor<Deployment>(DEPLOYMENTS);
+    this.replicaSets = deps.informers.informerFor<ReplicaSet>(REPLICASETS);
+    this.pods = deps.informers.informerFor<Pod>(PODS);
+    this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('deployment events') }).newRecorder({ component: 'deployment-controller' });
+    this.loop = new Controller({
+      name: 'deployment',
+      client: deps.client,
+      clock: deps.clock,
+      trace: deps.trace,
+      workers: CONCURRENT_SYNCS.deployment ?? 5,
+      informers: [this.deployments, this.replicaSets, this.pods] as SharedIndexInformer[],
+      maxRetries: MAX_RETRIES,
+      sync: (key, ctx) => this.sync(key, ctx),
+    });
+    this.deployments.addEventHandler(this.loop.handler<Deployment>());
+    this.replicaSets.addEventHandler({
+      onAdd: (rs) => this.addReplicaSet(rs),
+      onUpdate: (old, rs) => this.updateReplicaSet(old, rs),
+      onDelete: (obj) => this.deleteReplicaSet(obj),
+    });
+    this.pods.addEventHandler({ onDelete: (obj) => this.deletePod(obj) });
+  }
+
+  run(): Promise<void> {
+    return this.loop.run();
+  }
+
+  shutDown(): void {
+    this.loop.shutDown();
+  }
+
+  private enqueue(d: Deployment, because: KubeObject | DeletedFinalStateUnknown): void {
+    this.loop.enqueue(`${d.metadata.namespace ?? ''}/${d.metadata.name ?? ''}`, because);
+  }
+
+  /** The Deployment a controllerRef names, if it is the one with that uid. */
+  private resolveControllerRef(namespace: string, ref: { kind: string; name: string; uid: string }): Deployment | undefined {
+    if (ref.kind !== 'Deployment') return undefined;
+    const d = this.deployments.indexer.getByName(namespace, ref.name);
+    return d?.metadata.uid === ref.uid ? d : undefined;
+  }
+
+  /** Deployments whose (non-empty) selector matches an orphan ReplicaSet: they may adopt it. */
+  private deploymentsSelecting(rs: ReplicaSet): Deployment[] {
+    return this.deployments.indexer.listNamespace(rs.metadata.namespace ?? '').filter((d) => {
+      const selector = labelSelectorAsSelector(d.spec.selector);
+      return !(selector instanceof SelectorError) && !selector.empty() && selector.matches(rs.metadata.labels ?? {});
+    });
+  }
+
+  private addReplicaSet(rs: ReplicaSet): void {
+    if (rs.metadata.deletionTimestamp) return this.deleteReplicaSet(rs);
+    const ref = controllerOf(rs);
+    if (ref) {
+      const d = this.resolveControllerRef(rs.metadata.namespace ?? '', ref);
+      if (d) this.enqueue(d, rs);
+      return;
+    }
+    for (const d of this.deploymentsSelecting(rs)) this.enqueue(d, rs);
+  }
+
+  private updateReplicaSet(old: ReplicaSet, rs: ReplicaSet): void {
+    // A resync delivers the same version again.
+    if (old.metadata.resourceVersion === rs.metadata.resourceVersion) return;
+    const ref = controllerOf(rs);
+    const oldRef = controllerOf(old);
+    const refChanged = !deepEqual(ref, oldRef);
+    if (refChanged && oldRef) {
+      const d = this.resolveControllerRef(old.metadata.namespace ?? '', oldRef);
+      if (d) this.enqueue(d, rs);
+    }
+    if (ref) {
+      const d = this.resolveControllerRef(rs.metadata.namespace ?? '', ref);
+      if (d) this.enqueue(d, rs);
+      return;
+    }
+    if (refChanged || !deepEqual(rs.metadata.labels, old.metadata.labels)) for (const d of this.deploymentsSelecting(rs)) this.enqueue(d, rs);
+  }
+
+  private deleteReplicaSet(obj: ReplicaSet | DeletedFinalStateUnknown<ReplicaSet>): void {
+    const rs = deletedObject(obj);
+    const ref = controllerOf(rs);
+    if (!ref) return;
+    const d = this.resolveControllerRef(rs.metadata.namespace ?? '', ref);
+    if (d) this.enqueue(d, obj);
+  }
+
+  /** A Recreate Deployment waits for its old pods to be gone: the last one going queues it. */
+  private deletePod(obj: Pod | DeletedFinalStateUnknown<Pod>): void {
+    const pod = deletedObject(obj);
+    const podRef = controllerOf(pod);
+    if (podRef?.kind !== 'ReplicaSet') return;
+    const rs = this.replicaSets.indexer.getByName(pod.metadata.namespace ?? '', podRef.name);
+    if (!rs || rs.metadata.uid !== podRef.uid) return;
+    const rsRef = controllerOf(rs);
+    const d = rsRef && this.resolveControllerRef(rs.metadata.namespace ?? '', rsRef);
+    if (!d || d.spec.strategy?.type !== RECREATE) return;
+    const owned = this.replicaSets.indexer.listNamespace(d.metadata.namespace ?? '').filter((r) => controllerOf(r)?.uid === d.metadata.uid);
+    let remaining = 0;
+    for (const pods of this.podMap(d, owned).values()) remaining += pods.length;
+    if (remaining === 0) this.enqueue(d, obj);
+  }
+
+  private async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
+    const { namespace, name } = splitMetaNamespaceKey(key);
+    const d = this.deployments.indexer.getByName(namespace, name);
+    if (!d) {
+      ctx.observe('deployment gone');
+      return;
+    }
+    const rsList = await this.claimReplicaSets(ctx, d);
+    const plan = planSync({ deployment: d, replicaSets: rsList, pods: this.podMap(d, rsList), nowMs: this.clock.now() });
+    ctx.observe(`${rsList.length} replica sets; ${describe(plan.actions)}`);
+    await this.execute(ctx, d, plan);
+    if (plan.requeue === 'rateLimited') this.loop.enqueueAfter(key, this.loop.queue.rateLimiter.when(key));
+    else if (plan.requeue) return requeueAfter(plan.requeue.after);
+  }
+
+  /** The ReplicaSets the Deployment controls, after adopting matching orphans and releasing those that stopped matching. */
+  private async claimReplicaSets(ctx: ReconcileContext, d: Deployment): Promise<ReplicaSet[]> {
+    const namespace = d.metadata.namespace ?? '';
+    const selector = labelSelectorAsSelector(d.spec.selector);
+    if (selector instanceof SelectorError) throw new Error(`deployment ${namespace}/${d.metadata.name ?? ''} has invalid label selector: ${selector.message}`);
+    const rsClient = ctx.client.resource<ReplicaSet>(REPLICASETS, namespace);
+    const [claimed, errors] = await claimObjects(d, this.replicaSets.indexer.listNamespace(namespace), (rs) => selector.matches(rs.metadata.labels ?? {}), {
+      recheck: async () => {
+        const fresh = await ctx.client.resource<Deployment>(DEPLOYMENTS, namespace).get(d.metadata.name ?? '');
+        const err = recheckError(d, fresh);
+        if (err) throw err;
+      },
+      adopt: async (rs) => void (await rsClient.patch(rs.metadata.name ?? '', 'strategic', adoptPatch(d, rs.metadata.uid ?? ''))),
+      release: async (rs) => void (await rsClient.patch(rs.metadata.name ?? '', 'strategic', releasePatch(d.metadata.uid ?? '', rs.metadata.uid ?? ''))),
+      ignorable: (err) => isNotFound(err) || isInvalid(err),
+    });
+    if (errors.length > 0) throw errors[0];
+    return claimed;
+  }
+
+  /** The Deployment's pods by the uid of their controlling ReplicaSet, every one of rsList present. */
+  private podMap(d: Deployment, rsList: readonly ReplicaSet[]): PodMap {
+    const map = new Map<string, Pod[]>(rsList.map((rs) => [rs.metadata.uid ?? '', []]));
+    const selector = labelSelectorAsSelector(d.spec.selector);
+    if (selector instanceof SelectorError) return map;
+    for (const pod of this.pods.indexer.listNamespace(d.metadata.namespace ?? '', selector)) {
+      const ref = controllerOf(pod);
+      if (ref) map.get(ref.uid)?.push(pod);
+    }
+    return map;
+  }
+
+  private async execute(ctx: ReconcileContext, d: Deployment, plan: Plan): Promise<void> {
+    const namespace = d.metadata.namespace ?? '';
+    const rsClient = ctx.client.resource<ReplicaSet>(REPLICASETS, namespace);
+    const dClient = ctx.client.resource<Deployment>(DEPLOYMENTS, namespace);
+    const answers: (KubeObject | undefined)[] = [];
+    for (const action of plan.actions) {
+      let answer: KubeObject | undefined;
+      switch (action.kind) {
+        case 'createReplicaSet':
+          try {
+            answer = await rsClient.create(action.replicaSet);
+          } catch (err) {
+            if (!isStatusError(err)) throw err;
+            return this.createFailed(ctx, action.deployment, action.replicaSet, err);
+          }
+          break;
+        case 'updateReplicaSet': {
+          const rs = action.replicaSet;
+          if (action.resourceVersionFrom !== undefined) rs.metadata.resourceVersion = answers[action.resourceVersionFrom]?.metadata.resourceVersion;
+          answer = await rsClient.update(rs);
+          break;
+        }
+        case 'deleteReplicaSet':
+          try {
+            await rsClient.delete(action.name);
+          } catch (err) {
+            if (!isNotFound(err)) throw err;
+          }
+          break;
+        case 'updateDeploymentStatus':
+          await dClient.updateStatus(action.deployment);
+          break;
+        case 'updateDeployment':
+          await dClient.update(action.deployment);
+          break;
+        case 'event':
+          this.recorder.event(d, action.eventType, action.reason, action.message, ctx.cause);
+          break;
+      }
+      answers.push(answer);
+    }
+  }
+
+  private async createFailed(ctx: ReconcileContext, d: Deployment, rs: ReplicaSet, err: StatusError): Promise<void> {
+    const namespace = d.metadata.namespace ?? '';
+    const alreadyExists = isAlreadyExists(err);
+    const existing = alreadyExists ? this.replicaSets.indexer.getByName(namespace, rs.metadata.name ?? '') : undefined;
+    if (alreadyExists && !existing) throw new Error(`replicaset.apps ${goQuote(rs.metadata.name ?? '')} not found`);
+    const namespaceTerminating = (err.status.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating');
+    const followUp = planCreateFailure(d, rs, { alreadyExists, namespaceTerminating, message: err.message, existing }, this.clock.now());
+    if (followUp === 'adopted') {
+      this.loop.enqueue(`${namespace}/${d.metadata.name ?? ''}`);
+      return;
+    }
+    const dClient = ctx.client.resource<Deployment>(DEPLOYMENTS, namespace);
+    for (const action of followUp.actions) {
+      if (action.kind === 'updateDeploymentStatus') {
+        // Upstream ignores this write's failure: the create error is the one to report.
+        await dClient.updateStatus(action.deployment).catch((e: unknown) => {
+          if (!isStatusError(e)) throw e;
+        });
+      } else if (action.kind === 'event') {
+        this.recorder.event(d, action.eventType, action.reason, action.message, ctx.cause);
+      }
+    }
+    throw err;
+  }
+}
+
+function describe(actions: readonly DeploymentAction[]): string {
+  const writes = actions.filter((a) => a.kind !== 'event');
+  if (writes.length === 0) return 'no changes';
+  return writes
+    .map((a) => {
+      switch (a.kind) {
+        case 'createReplicaSet':
+          return `create ${a.replicaSet.metadata.name ?? ''} (${a.replicaSet.spec.replicas ?? 0})`;
+        case 'updateReplicaSet':
+          return `scale ${a.replicaSet.metadata.name ?? ''} to ${a.replicaSet.spec.replicas ?? 0}`;
+        case 'deleteReplicaSet':
+          return `delete ${a.name}`;
+        case 'updateDeploymentStatus':
+          return 'update status';
+        default:
+          return 'update deployment';
+      }
+    })
+    .join(', ');
+}
