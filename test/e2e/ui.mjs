@@ -1,0 +1,81 @@
+// UI end-to-end run in a RUNNING code-server with headless Chromium: the real workbench opens
+// examples/broken.yaml, the kubesim language server's diagnostics show in the editor and in the
+// Problems panel; screenshots are saved.
+//   node test/e2e/ui.mjs [--url http://127.0.0.1:8123] [--folder examples] [--file broken.yaml]
+//                        [--dev-ext .]   load the extension from a folder (workbench payload)
+//                        [--installed]   expect it installed in code-server (the .vsix smoke test)
+//                        [--shots test/e2e/screenshots] [--prefix ui-] [--chromium /usr/bin/chromium]
+// Exit code 0 when every check passes; results also in <shots>/<prefix>result.json.
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, parseArgs, workbenchUrl } from './browser.mjs';
+
+const opt = parseArgs(process.argv.slice(2), {
+  url: process.env.CS_URL || 'http://127.0.0.1:8123',
+  folder: 'examples',
+  file: 'broken.yaml',
+  shots: 'test/e2e/screenshots',
+  prefix: 'ui-',
+  timeout: '60000',
+});
+if (!opt.installed && !opt['dev-ext']) opt['dev-ext'] = '.';
+const EXPECTED = 'spec.replicas: Invalid value: -1: must be greater than or equal to 0';
+
+fs.mkdirSync(opt.shots, { recursive: true });
+const t0 = Date.now();
+const results = [];
+const check = (name, ok, detail) => {
+  results.push({ name, ok: Boolean(ok), detail });
+  console.log(`${ok ? 'PASS' : 'FAIL'} ${name}${detail === undefined ? '' : ` :: ${JSON.stringify(detail)}`}`);
+};
+
+const { browser, close } = await launch(opt.chromium);
+const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+page.setDefaultTimeout(Number(opt.timeout));
+page.on('pageerror', (e) => console.log('[pageerror]', e.message.slice(0, 200)));
+const shot = async (name) => {
+  const file = path.join(opt.shots, `${opt.prefix}${name}.png`);
+  await page.screenshot({ path: file });
+  console.log('screenshot', file);
+};
+
+try {
+  await page.goto(workbenchUrl(opt.url, opt.folder, { devExt: opt.installed ? undefined : opt['dev-ext'] }));
+  await page.locator('.monaco-workbench').waitFor();
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: opt.file }).first().waitFor();
+  check('workbench loads with the folder', true);
+
+  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } }).catch(() => undefined);
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(opt.file);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: opt.file }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: opt.file }).waitFor();
+  check('manifest opens in the editor', true, opt.file);
+
+  // The language server's errors are squiggles in the editor...
+  await page.locator('.monaco-editor .squiggly-error').first().waitFor();
+  check('error squiggles in the editor', true, await page.locator('.monaco-editor .squiggly-error').count());
+  await shot('01-editor');
+
+  // ...and rows in the Problems panel, with kubesim as their source.
+  await page.keyboard.press('Control+Shift+M');
+  const row = page.locator('.markers-panel .monaco-list-row', { hasText: EXPECTED }).first();
+  await row.waitFor();
+  const rows = (await page.locator('.markers-panel .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
+  check('Problems panel lists the API server error', rows.some((r) => r.includes(EXPECTED)), rows.slice(0, 10));
+  check('diagnostic source is kubesim', rows.some((r) => r.includes(EXPECTED) && r.includes('kubesim')), rows.find((r) => r.includes(EXPECTED)));
+  await shot('02-problems');
+} catch (err) {
+  check('unexpected error', false, String(err?.message ?? err).split('\n')[0]);
+  await shot('99-error').catch(() => undefined);
+} finally {
+  await close();
+}
+
+const ok = results.every((r) => r.ok);
+fs.writeFileSync(path.join(opt.shots, `${opt.prefix}result.json`), JSON.stringify({ ok, ms: Date.now() - t0, results }, null, 2) + '\n');
+console.log(`ui e2e: ${ok ? 'passed' : 'FAILED'} in ${Date.now() - t0} ms`);
+process.exit(ok ? 0 : 1);
