@@ -1,0 +1,75 @@
+/**
+ * The small formatters kube-apiserver's printers share: ages, label sets and selectors, the
+ * container name and image lists, "a,b,c + N more..." lists, and safe reads of plain JSON.
+ */
+import { labelSelectorAsSelector, SelectorError, type LabelSelector } from '../api/labels';
+import { parseQuantity, QuantityParseError } from '../api/quantity';
+import { isObject, type JsonObject, type JsonValue } from '../api/types';
+import { humanDuration } from './duration';
+
+export const obj = (v: unknown): JsonObject => (isObject(v) ? v : {});
+export const arr = (v: unknown): JsonValue[] => (Array.isArray(v) ? (v as JsonValue[]) : []);
+export const objs = (v: unknown): JsonObject[] => arr(v).filter(isObject);
+export const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+export const int = (v: unknown): number => (typeof v === 'number' ? Math.trunc(v) : 0);
+export const bool = (v: unknown): boolean => v === true;
+export const strMap = (v: unknown): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(obj(v))) if (typeof x === 'string') out[k] = x;
+  return out;
+};
+
+/** translateTimestampSince: the age of an RFC 3339 timestamp at `now`, "<unknown>" when unset. */
+export function age(timestamp: unknown, now: number): string {
+  const t = typeof timestamp === 'string' && timestamp ? Date.parse(timestamp) : NaN;
+  return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
+}
+
+/** labels.FormatLabels: "k=v,k2=v2" in key order, "<none>" when empty. */
+export function formatLabels(labels: Record<string, string>): string {
+  const keys = Object.keys(labels).sort();
+  return keys.length === 0 ? '<none>' : keys.map((k) => `${k}=${labels[k]}`).join(',');
+}
+
+/** metav1.FormatLabelSelector: the selector's string form, "<none>" when it selects nothing. */
+export function formatLabelSelector(selector: unknown): string {
+  const s = labelSelectorAsSelector(selector === undefined || selector === null ? null : (selector as LabelSelector));
+  if (s instanceof SelectorError) return '<error>';
+  return s.toString() || '<none>';
+}
+
+/** LabelSelectorAsSelector(...).String(), "<invalid>" when it does not parse (deployments). */
+export function selectorString(selector: unknown): string {
+  const s = labelSelectorAsSelector(selector === undefined || selector === null ? null : (selector as LabelSelector));
+  return s instanceof SelectorError ? '<invalid>' : s.toString();
+}
+
+/** layoutContainerCells: the containers' names and images, comma-separated. */
+export function containerCells(podSpec: unknown): [string, string] {
+  const containers = objs(obj(podSpec).containers);
+  return [containers.map((c) => str(c.name)).join(','), containers.map((c) => str(c.image)).join(',')];
+}
+
+/** listWithMoreString: the first `max` items, then " + N more...", "<unset>" when empty. */
+export function listWithMore(items: string[], max: number): string {
+  const shown = items.slice(0, max).join(',');
+  if (items.length > max) return `${shown} + ${items.length - max} more...`;
+  return shown === '' ? '<unset>' : shown;
+}
+
+/** Quantity.String() of a JSON quantity (a string or a number). */
+export function quantityString(v: unknown): string {
+  if (v === undefined || v === null) return '0';
+  const q = parseQuantity(typeof v === 'number' ? String(v) : str(v));
+  return q instanceof QuantityParseError ? str(v) : q.toString();
+}
+
+/** intstr.IntOrString.String(). */
+export function intOrString(v: unknown): string {
+  return typeof v === 'number' ? String(Math.trunc(v)) : str(v);
+}
+
+/** Whether a condition of the type has status True. */
+export function hasTrueCondition(conditions: unknown, type: string): boolean {
+  return objs(conditions).some((c) => c.type === type && c.status === 'True');
+}
