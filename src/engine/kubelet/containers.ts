@@ -63,7 +63,7 @@ export interface ContainerRecord {
   waiting?: { reason: string; message?: string };
 }
 
-export function isRunning(i: ContainerInstance | undefined): i is ContainerInstance {
+export function isRunning(i: ContainerInstance | undefined): boolean {
   return i !== undefined && i.startedAt !== undefined && i.exit === undefined;
 }
 
@@ -73,7 +73,7 @@ export function hasExited(i: ContainerInstance | undefined): i is ContainerInsta
 
 /** Ready: running, started, and its readiness probe (if any) succeeding. */
 export function isReady(i: ContainerInstance | undefined): boolean {
-  if (!isRunning(i) || !i.started) return false;
+  if (!i || !isRunning(i) || !i.started) return false;
   const readiness = i.probes.readiness;
   return readiness === undefined || readiness.result === 'success';
 }

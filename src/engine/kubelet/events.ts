@@ -11,9 +11,10 @@ import { formatGoDuration } from './duration';
 
 export type EventType = 'Normal' | 'Warning';
 
-/** Where the kubelet's events go (an EventRecorder with source {component: kubelet, host: node}). */
+/** Where the kubelet's events go: client-go's EventRecorder with source {component: kubelet, host: node}. */
 export interface EventSink {
-  event(ref: ObjectReference, type: EventType, reason: string, message: string): void;
+  /** `cause`: the trace record the event's write is attributed to. */
+  event(ref: ObjectReference, type: EventType, reason: string, message: string, cause?: number): void;
 }
 
 export const REASON = {

@@ -5,9 +5,9 @@
  * is reported (the kubelet's Unhealthy event); a change of result is reported once the
  * threshold is reached.
  *
- * A probe whose next answer cannot change anything runs on a daemon timer, so a cluster whose
- * probes only confirm what is known can settle; a probe that is about to change a result keeps
- * it awake.
+ * A probe whose answers cannot change anything any more runs on a daemon timer, so a cluster
+ * whose probes only confirm what is known can settle; a probe that is about to change a result,
+ * or whose application will answer differently later on, keeps it awake.
  */
 import type { Probe } from './api';
 import { isRunning, type ContainerInstance } from './containers';
@@ -71,9 +71,17 @@ function schedule(host: ProberHost, instance: ContainerInstance, type: ProbeType
   const state = instance.probes[type];
   const probe = probeOf(instance, type);
   if (!timers || !state || !probe) return;
-  const answer = probeAnswer(type, probe, instance.behavior, host.target(instance), at - (instance.startedAt ?? at));
-  const daemon = !state.wouldMatter(answer.ok);
+  const sinceStart = at - (instance.startedAt ?? at);
+  const answer = probeAnswer(type, probe, instance.behavior, host.target(instance), sinceStart);
+  const daemon = !state.wouldMatter(answer.ok) && !answersWillChange(instance, type, sinceStart);
   timers.set(type, host.timers.set(at - host.now(), () => tick(host, instance, type, label), { daemon, label: `${label}: ${type} probe` }));
+}
+
+/** Whether the application's answers to this probe change after `sinceStartMs` (it starts listening, or starts failing). */
+function answersWillChange(instance: ContainerInstance, type: ProbeType, sinceStartMs: number): boolean {
+  const b = instance.behavior;
+  const failAfter = type === 'readiness' ? b.failReadinessAfterMs : type === 'liveness' ? b.failLivenessAfterMs : undefined;
+  return b.startDelayMs > sinceStartMs || (failAfter !== undefined && failAfter > sinceStartMs);
 }
 
 function tick(host: ProberHost, instance: ContainerInstance, type: ProbeType, label: string): void {

@@ -17,13 +17,11 @@ import { POD_STATUS_MERGE_KEYS, twoWayPatch } from './status-patch';
 const RETRY_MS = 10_000;
 
 export interface StatusManagerHost {
-  client(): Client;
+  /** The kubelet's client, its requests attributed to the pod's latest step. */
+  client(pod: Pod): Client;
   rfc3339(): string;
   /** Runs `fn` later on the kubelet's timers. */
   later(delayMs: number, fn: () => void | Promise<void>, label: string): void;
-  /** Told of each write (for the trace) and of each status the API server now holds. */
-  written(pod: Pod, patch: JsonObject): void;
-  deleted(pod: Pod): void;
 }
 
 interface Entry {
@@ -100,7 +98,6 @@ export class StatusManager {
         try {
           const updated = await this.pods(e).patch(e.latest.metadata.name ?? '', 'strategic', body, { subresource: 'status' });
           if (newer(updated, e.latest)) e.latest = updated;
-          this.host.written(e.latest, patch);
         } catch (err) {
           if (isNotFound(err)) return this.drop(e);
           e.dirty = true;
@@ -129,13 +126,12 @@ export class StatusManager {
   }
 
   private pods(e: Entry) {
-    return this.host.client().resource<Pod>(PODS, e.latest.metadata.namespace);
+    return this.host.client(e.latest).resource<Pod>(PODS, e.latest.metadata.namespace);
   }
 
   private drop(e: Entry): void {
     e.gone = true;
     this.entries.delete(e.latest.metadata.uid ?? '');
-    this.host.deleted(e.latest);
   }
 }
 

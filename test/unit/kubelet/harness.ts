@@ -1,0 +1,81 @@
+/** A cluster (Node,RBAC authorization) with simulated kubelets, for the kubelet tests. */
+import { createCluster, type Cluster } from '../../../src/engine/cluster';
+import { Kubelet } from '../../../src/engine/kubelet/kubelet';
+import type { NodeConfig } from '../../../src/engine/kubelet/config';
+import type { Pod } from '../../../src/engine/kubelet/api';
+import { EVENTS, NODES, PODS, SERVICEACCOUNTS } from '../../../src/engine/client/resources';
+import type { KubeObject } from '../../../src/engine/api/types';
+import type { KubeletRecord } from '../../../src/engine/trace/kubelet';
+
+export interface KubeletHarness {
+  cluster: Cluster;
+  kubelets: Kubelet[];
+  kubelet: Kubelet;
+  /** Creates a pod (bound to node-1 unless it names a node) as the admin. */
+  createPod(pod: Partial<Pod> & { metadata: Pod['metadata'] }): Promise<Pod>;
+  getPod(name: string, namespace?: string): Promise<Pod>;
+  deletePod(name: string, options?: { gracePeriodSeconds?: number }): Promise<void>;
+  getNode(name?: string): Promise<KubeObject>;
+  /** Events (core/v1) in a namespace, oldest first, as "Type Reason message". */
+  events(namespace?: string, filter?: (e: CoreEventLike) => boolean): Promise<string[]>;
+  rawEvents(namespace?: string): Promise<CoreEventLike[]>;
+  records(): KubeletRecord[];
+  /** Virtual ms since the harness started. */
+  elapsed(): number;
+  close(): Promise<void>;
+}
+
+export interface CoreEventLike extends KubeObject {
+  type: string;
+  reason: string;
+  message: string;
+  count: number;
+  involvedObject: { kind?: string; name?: string; fieldPath?: string; uid?: string };
+  source: { component?: string; host?: string };
+  firstTimestamp: string;
+  lastTimestamp: string;
+}
+
+export function nodeConfig(name: string, index: number, extra: Partial<NodeConfig> = {}): NodeConfig {
+  return { name, internalIP: `172.18.0.${index + 2}`, podCIDR: `10.244.${index + 1}.0/24`, zone: 'zone-a', region: 'region-1', ...extra };
+}
+
+export async function kubeletHarness(nodes: Partial<NodeConfig>[] = [{}]): Promise<KubeletHarness> {
+  const cluster = await createCluster({ seed: 'kubelet-test' });
+  const start = cluster.clock.now();
+  const kubelets: Kubelet[] = [];
+  for (const [i, extra] of nodes.entries()) {
+    const k = new Kubelet({ node: nodeConfig(`node-${i + 1}`, i, extra), server: cluster.server, clock: cluster.clock, random: cluster.random.fork(`node-${i + 1}`) });
+    kubelets.push(k);
+    await cluster.add(k);
+  }
+  const admin = cluster.client();
+  // What the service account controller would have made: the namespace's default account.
+  await admin.resource(SERVICEACCOUNTS, 'default').create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
+  const pods = (ns = 'default') => admin.resource<Pod>(PODS, ns);
+  const rawEvents = async (ns = 'default') => {
+    const list = await admin.resource<CoreEventLike>(EVENTS, ns).list();
+    return [...list.items].sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion));
+  };
+  return {
+    cluster,
+    kubelets,
+    kubelet: kubelets[0]!,
+    async createPod(pod) {
+      const spec = { nodeName: 'node-1', ...(pod.spec ?? {}) };
+      return pods(pod.metadata.namespace).create({ apiVersion: 'v1', kind: 'Pod', ...pod, spec } as Pod);
+    },
+    getPod: (name, ns) => pods(ns).get(name),
+    async deletePod(name, options = {}) {
+      await pods().delete(name, options);
+    },
+    getNode: (name = 'node-1') => admin.resource(NODES).get(name),
+    rawEvents,
+    async events(ns, filter) {
+      return (await rawEvents(ns)).filter((e) => !filter || filter(e)).map((e) => `${e.type} ${e.reason} ${e.message}`);
+    },
+    records: () => cluster.trace.records().filter((r): r is KubeletRecord => r.type === 'kubelet.action'),
+    elapsed: () => cluster.clock.now() - start,
+    close: () => cluster.close(),
+  };
+}
