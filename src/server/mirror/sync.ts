@@ -71,22 +71,24 @@ export async function putObject(server: ApiServer, ref: ObjectRef, obj: JsonObje
   }
   const refused = failure(res);
   if (refused) return refused;
-  if (isObject(obj.status) && ref.info.subresources.some((s) => s.name === 'status')) {
-    const stored = res.body;
-    const status = await server.handle(request(ref, { verb: 'update', subresource: 'status', body: { object: { ...stored, status: obj.status } } }));
-    const refusedStatus = failure(status);
-    if (refusedStatus) return refusedStatus;
-  }
   if (isObject(obj.metadata) && obj.metadata.deletionTimestamp) {
-    // Terminating in the live cluster: a namespace then refuses new content, as it does there.
+    // Terminating in the live cluster: deleting it here marks it so (a namespace then refuses
+    // new content, as it does there); its status follows from that.
     return failure(await server.handle(request(ref, { verb: 'delete' })));
+  }
+  if (isObject(obj.status) && ref.info.subresources.some((s) => s.name === 'status')) {
+    const status = await server.handle(request(ref, { verb: 'update', subresource: 'status', body: { object: { ...res.body, status: obj.status } } }));
+    return failure(status);
   }
   return undefined;
 }
 
-/** Removes the mirror's copy at once: finalizers cleared, no grace period, dependents left alone. */
+/**
+ * Removes the mirror's copy at once: finalizers cleared, no grace period. Dependents stay until
+ * their own deletion arrives (the mirror runs no garbage collector).
+ */
 export async function removeObject(server: ApiServer, ref: ObjectRef): Promise<string | undefined> {
-  const del = { verb: 'delete' as const, options: { gracePeriodSeconds: 0, propagationPolicy: 'Orphan' as const } };
+  const del = { verb: 'delete' as const, options: { gracePeriodSeconds: 0 } };
   for (let attempt = 0; attempt < 3; attempt++) {
     const current = await server.handle(request(ref, { verb: 'get' }));
     if (current.code === 404) return undefined;

@@ -26,7 +26,7 @@ function documentRange(doc: ManifestDocument): SourceRange {
   return e ? doc.lines.range(e.keySpan.start, e.value.end) : doc.range;
 }
 
-const NAMESPACE_ERROR = /^namespaces "[^"]*" not found$|^unable to create new content in namespace \S+ because it is being terminated$/;
+const NAMESPACE_ERROR = /namespaces "[^"]*" not found|unable to create new content in namespace \S+ because it is being terminated/;
 
 function rangeFor(doc: ManifestDocument, field: string, line: number, column: number, message: string): SourceRange {
   const p = field ? positionOf(doc, field) : undefined;
