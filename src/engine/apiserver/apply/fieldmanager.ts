@@ -144,11 +144,12 @@ export function updateManagedFields(req: UpdateRequest): KubeObject {
     const fromRequest = decodeOrEmpty(requested);
     managed = fromRequest.fields.size > 0 ? fromRequest : decodeOrEmpty(req.live?.metadata.managedFields);
   }
-  const updated = cloneJson(req.updated as unknown as JsonObject);
-  if (isObject(updated.metadata)) delete updated.metadata.managedFields;
+  // The request's object is the caller's to hand over (a fresh decode): only the levels this
+  // changes are copied.
+  const updated = normalized(req.updated);
   // Objects that existed before anyone tracked them stay untracked until the first apply.
   if (managed.fields.size === 0 && req.live?.metadata.uid) return updated as unknown as KubeObject;
-  runUpdate(req, normalized(req.live ?? zeroObject(req.schema, req.gvk)), normalized(updated), managed, req.manager);
+  runUpdate(req, normalized(req.live ?? zeroObject(req.schema, req.gvk)), updated, managed, req.manager);
   setManagedFields(updated, managed);
   return updated as unknown as KubeObject;
 }
@@ -207,11 +208,23 @@ function isReset(entries: readonly ManagedFieldsEntry[] | undefined): boolean {
   return entries.length === 1 && Object.values(entries[0]!).every((v) => v === undefined || v === null || v === '');
 }
 
-/** A copy without managedFields, which the merge neither reads nor owns. */
+/**
+ * The object without managedFields, which the merge neither reads nor owns: a new top level and
+ * metadata, sharing everything below (the walkers only read it).
+ */
 function normalized(obj: JsonObject | KubeObject): JsonObject {
-  const copy = cloneJson(obj as unknown as JsonObject);
-  if (isObject(copy.metadata)) delete copy.metadata.managedFields;
+  const copy = definedEntries(obj as unknown as JsonObject);
+  if (isObject(copy.metadata)) {
+    copy.metadata = definedEntries(copy.metadata);
+    delete copy.metadata.managedFields;
+  }
   return copy;
+}
+
+function definedEntries(obj: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const k in obj) if (obj[k] !== undefined) out[k] = obj[k];
+  return out;
 }
 
 function gvkOf(obj: JsonObject): GroupVersionKind {

@@ -5,7 +5,7 @@
  * Update, then by time, manager, apiVersion and subresource.
  */
 import { goJson, goQuote } from '../../api/gofmt';
-import type { JsonObject, ManagedFieldsEntry } from '../../api/types';
+import { isObject, type JsonObject, type JsonValue, type ManagedFieldsEntry } from '../../api/types';
 import { fromFieldsV1, toFieldsV1 } from './fieldpath/fieldsv1';
 import type { FieldSet } from './fieldpath/set';
 import { compareStrings } from './fieldpath/element';
@@ -52,7 +52,19 @@ export function managerIdentifier(e: ManagerInfo): string {
   return '{' + parts.join(',') + '}';
 }
 
-export function parseIdentifier(id: string): ManagerInfo | undefined {
+/** Identifiers seen recently, parsed (writes repeat a handful of them). */
+const parsedIdentifiers = new Map<string, Readonly<ManagerInfo> | undefined>();
+const MAX_PARSED_IDENTIFIERS = 1024;
+
+export function parseIdentifier(id: string): Readonly<ManagerInfo> | undefined {
+  if (parsedIdentifiers.has(id)) return parsedIdentifiers.get(id);
+  const info = parseIdentifierText(id);
+  if (parsedIdentifiers.size >= MAX_PARSED_IDENTIFIERS) parsedIdentifiers.clear();
+  parsedIdentifiers.set(id, info && Object.freeze(info));
+  return info;
+}
+
+function parseIdentifierText(id: string): ManagerInfo | undefined {
   try {
     const v = JSON.parse(id) as Record<string, unknown>;
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
@@ -94,7 +106,7 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | und
     const id = managerIdentifier({ manager: e.manager ?? '', operation: e.operation, apiVersion: e.apiVersion, subresource: e.subresource });
     let set: FieldSet;
     try {
-      set = fromFieldsV1(e.fieldsV1 ?? {});
+      set = decodeSet(e.fieldsV1 ?? {});
     } catch (err) {
       throw new ManagedFieldsError(`error decoding versioned set: error decoding set: ${(err as Error).message}`);
     }
@@ -102,6 +114,16 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | und
     managed.times.set(id, e.time);
   });
   return managed;
+}
+
+/** Sets of stored (deep-frozen, so unchanging) fieldsV1 values: each is decoded once. */
+const decodedSets = new WeakMap<object, FieldSet>();
+
+function decodeSet(fieldsV1: JsonValue): FieldSet {
+  if (!isObject(fieldsV1) || !Object.isFrozen(fieldsV1)) return fromFieldsV1(fieldsV1);
+  let set = decodedSets.get(fieldsV1);
+  if (!set) decodedSets.set(fieldsV1, (set = fromFieldsV1(fieldsV1)));
+  return set;
 }
 
 /** encodeManagedFields: undefined when nothing is managed (the field is then dropped). */

@@ -6,13 +6,27 @@ import type { SchemaNode } from '../../api/openapi/types';
 import type { GroupVersionKind, JsonObject, JsonValue } from '../../api/types';
 import { formatApiVersion, isObject } from '../../api/types';
 
+const zeros = new WeakMap<SchemaNode, Map<string, JsonObject>>();
+
 /**
  * A new, empty object of the kind, as the registry's New() serializes: value-typed structs
  * (the schema gives them an empty default) are present and empty, required fields hold Go's
- * zero value (null for pointers, slices and maps), everything else is absent.
+ * zero value (null for pointers, slices and maps), everything else is absent. Computed once per
+ * kind: the object is shared and frozen.
  */
 export function zeroObject(schema: SchemaNode, gvk: GroupVersionKind): JsonObject {
-  return { ...zeroOf(schema), apiVersion: formatApiVersion(gvk.group, gvk.version), kind: gvk.kind };
+  const apiVersion = formatApiVersion(gvk.group, gvk.version);
+  let byKind = zeros.get(schema);
+  if (!byKind) zeros.set(schema, (byKind = new Map()));
+  const id = `${apiVersion}/${gvk.kind}`;
+  let zero = byKind.get(id);
+  if (!zero) byKind.set(id, (zero = deepFreeze({ ...zeroOf(schema), apiVersion, kind: gvk.kind })));
+  return zero;
+}
+
+function deepFreeze(v: JsonObject): JsonObject {
+  for (const child of Object.values(v)) if (isObject(child)) deepFreeze(child);
+  return Object.freeze(v);
 }
 
 function zeroOf(node: SchemaNode): JsonObject {

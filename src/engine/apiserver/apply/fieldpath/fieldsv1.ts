@@ -46,7 +46,9 @@ export function fromFieldsV1(obj: JsonValue): FieldSet {
 function read(obj: JsonValue): { set: FieldSet; isMember: boolean } {
   if (!isObject(obj)) throw new FieldsV1Error(`ReadMapCB: expect { or n, but found ${JSON.stringify(obj)}`);
   let isMember = false;
-  let set: FieldSet | undefined;
+  let any = false;
+  const members: PathElement[] = [];
+  const children: Array<{ pe: PathElement; set: FieldSet }> = [];
   for (const [key, value] of Object.entries(obj)) {
     if (value === undefined) continue;
     if (key === '.') {
@@ -56,11 +58,29 @@ function read(obj: JsonValue): { set: FieldSet; isMember: boolean } {
     const pe = deserializeElement(key);
     if (!pe) continue;
     const child = read(value);
-    set ??= FieldSet.EMPTY;
-    if (child.isMember) set = set.insert([pe]);
-    if (!child.set.empty()) set = set.union(FieldSet.fromSorted([], [{ pe, set: child.set }]));
+    any = true;
+    if (child.isMember) members.push(pe);
+    if (!child.set.empty()) children.push({ pe, set: child.set });
   }
-  return set === undefined ? { set: FieldSet.EMPTY, isMember: true } : { set, isMember };
+  return any ? { set: sortedSet(members, children), isMember } : { set: FieldSet.EMPTY, isMember: true };
+}
+
+/**
+ * The set of members and children in key order. Distinct keys may name the same element (key
+ * fields in another order): the first one stays, and children of the same element are united.
+ */
+function sortedSet(members: PathElement[], children: Array<{ pe: PathElement; set: FieldSet }>): FieldSet {
+  members.sort(compareElements);
+  children.sort((a, b) => compareElements(a.pe, b.pe));
+  return FieldSet.fromSorted(
+    members.filter((m, i) => i === 0 || compareElements(members[i - 1]!, m) !== 0),
+    children.reduce<Array<{ pe: PathElement; set: FieldSet }>>((out, c) => {
+      const last = out[out.length - 1];
+      if (last && compareElements(last.pe, c.pe) === 0) out[out.length - 1] = { pe: last.pe, set: last.set.union(c.set) };
+      else out.push(c);
+      return out;
+    }, []),
+  );
 }
 
 /** DeserializePathElement; undefined for an unknown element type. */

@@ -36,10 +36,15 @@ export class FieldSet {
     readonly children: readonly Child[],
   ) {}
 
+  /** The set of the given paths, built in one pass (the same set as inserting them one by one). */
   static of(...paths: Path[]): FieldSet {
-    let s = FieldSet.EMPTY;
-    for (const p of paths) s = s.insert(p);
-    return s;
+    return FieldSet.from(paths);
+  }
+
+  static from(paths: readonly Path[]): FieldSet {
+    const root = new Builder();
+    for (const p of paths) if (p.length > 0) root.insert(p, 0);
+    return root.build();
   }
 
   /** A set from already sorted, de-duplicated members and children. */
@@ -165,6 +170,43 @@ export class FieldSet {
     return FieldSet.fromSorted(members, children);
   }
 }
+
+/**
+ * A mutable trie level for FieldSet.from: inserting into sorted arrays in place, instead of
+ * copying every level on the path for each insert as the immutable insert does.
+ */
+class Builder {
+  private readonly members: PathElement[] = [];
+  private readonly children: Array<{ pe: PathElement; b: Builder }> = [];
+
+  insert(p: Path, i: number): void {
+    let level: Builder = this;
+    for (; i < p.length - 1; i++) {
+      const pe = p[i]!;
+      const at = search(level.children, pe, builderPe);
+      if (at >= 0) {
+        // As insert does: the child keeps the element it was last reached by.
+        const c = level.children[at]!;
+        c.pe = pe;
+        level = c.b;
+      } else {
+        const b = new Builder();
+        level.children.splice(-at - 1, 0, { pe, b });
+        level = b;
+      }
+    }
+    const pe = p[p.length - 1]!;
+    const at = search(level.members, pe, self);
+    if (at < 0) level.members.splice(-at - 1, 0, pe);
+  }
+
+  build(): FieldSet {
+    const children: Child[] = this.children.map((c) => ({ pe: c.pe, set: c.b.build() }));
+    return FieldSet.fromSorted(this.members, children);
+  }
+}
+
+const builderPe = (c: { pe: PathElement }): PathElement => c.pe;
 
 function mergeSorted<T>(a: readonly T[], b: readonly T[], pe: (t: T) => PathElement, both: (a: T, b: T) => T): T[] {
   const out: T[] = [];

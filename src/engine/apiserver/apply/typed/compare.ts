@@ -29,7 +29,7 @@ interface Acc {
 export function compare(lhs: JsonValue, rhs: JsonValue, ref: TypeRef): Comparison {
   const acc: Acc = { removed: [], modified: [], added: [] };
   walk(lhs, rhs, ref, [], acc);
-  return { removed: FieldSet.of(...acc.removed), modified: FieldSet.of(...acc.modified), added: FieldSet.of(...acc.added) };
+  return { removed: FieldSet.from(acc.removed), modified: FieldSet.from(acc.modified), added: FieldSet.from(acc.added) };
 }
 
 /** One walker step: lhs or rhs may be absent (undefined), not both. */

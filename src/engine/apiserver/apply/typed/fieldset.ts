@@ -15,7 +15,7 @@ import { deduce, handler, listItemKey } from './atom';
 export function toFieldSet(v: JsonValue, ref: TypeRef): FieldSet {
   const paths: Path[] = [];
   collect(v, ref, [], paths);
-  return FieldSet.of(...paths);
+  return FieldSet.from(paths);
 }
 
 function collect(v: JsonValue, ref: TypeRef, path: PathElement[], out: Path[]): void {
