@@ -22,6 +22,7 @@ import type { Random } from '../../random';
 import type { TraceBuffer } from '../../trace/buffer';
 import { adoptPatch, claimObjects, controllerOf, recheckError, releasePatch } from '../controller-ref-manager';
 import { deepEqual } from '../replicaset/deep-equal';
+import { POD_CONTROLLER_UID_INDEX, podControllerUidIndexFunc } from '../replicaset/indexes';
 import type { Pod, ReplicaSet } from '../replicaset/types';
 import type { DeploymentAction, Plan } from './plan';
 import { planSync } from './reconcile';
@@ -54,7 +55,7 @@ export class DeploymentController {
     this.clock = deps.clock;
     this.deployments = deps.informers.informerFor<Deployment>(DEPLOYMENTS);
     this.replicaSets = deps.informers.informerFor<ReplicaSet>(REPLICASETS);
-    this.pods = deps.informers.informerFor<Pod>(PODS);
+    this.pods = deps.informers.informerFor<Pod>(PODS, {}, { [POD_CONTROLLER_UID_INDEX]: podControllerUidIndexFunc });
     this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('deployment events') }).newRecorder({ component: 'deployment-controller' });
     this.loop = new Controller({
       name: 'deployment',
@@ -192,12 +193,12 @@ export class DeploymentController {
 
   /** The Deployment's pods by the uid of their controlling ReplicaSet, every one of rsList present. */
   private podMap(d: Deployment, rsList: readonly ReplicaSet[]): PodMap {
-    const map = new Map<string, Pod[]>(rsList.map((rs) => [rs.metadata.uid ?? '', []]));
     const selector = labelSelectorAsSelector(d.spec.selector);
-    if (selector instanceof SelectorError) return map;
-    for (const pod of this.pods.indexer.listNamespace(d.metadata.namespace ?? '', selector)) {
-      const ref = controllerOf(pod);
-      if (ref) map.get(ref.uid)?.push(pod);
+    const map = new Map<string, Pod[]>();
+    for (const rs of rsList) {
+      const uid = rs.metadata.uid ?? '';
+      const pods = selector instanceof SelectorError ? [] : this.pods.indexer.byIndex(POD_CONTROLLER_UID_INDEX, uid).filter((p) => selector.matches(p.metadata.labels ?? {}));
+      map.set(uid, pods);
     }
     return map;
   }

@@ -14,13 +14,14 @@ import type { Client } from '../../client/client';
 import { CONCURRENT_SYNCS, Controller, type ReconcileContext } from '../../client/controller';
 import { isInvalid, isNotFound } from '../../client/errors';
 import { EventBroadcaster, type EventRecorder } from '../../client/events';
-import { deletedObject, DeletedFinalStateUnknown, OWNER_UID_INDEX, ownerUidIndexFunc, splitMetaNamespaceKey, type SharedInformerFactory, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, DeletedFinalStateUnknown, splitMetaNamespaceKey, type SharedInformerFactory, type SharedIndexInformer } from '../../client/informer';
 import { PODS, REPLICASETS } from '../../client/resources';
 import type { Random } from '../../random';
 import type { TraceBuffer } from '../../trace/buffer';
 import { adoptPatch, claimObjects, controllerOf, recheckError, releasePatch } from '../controller-ref-manager';
 import { deepEqual } from './deep-equal';
 import { ControllerExpectations } from './expectations';
+import { CONTROLLER_UID_INDEX, controllerUidIndexFunc, orphanPodIndexKey, POD_CONTROLLER_UID_INDEX, podControllerUidIndexFunc } from './indexes';
 import { planReplicas } from './manage';
 import { podFromTemplate } from './pod-template';
 import { isPodActive, isPodReady, isPodTerminating } from './pod-status';
@@ -55,8 +56,8 @@ export class ReplicaSetController {
   constructor(deps: ControllerDeps) {
     this.clock = deps.clock;
     this.expectations = new ControllerExpectations(deps.clock);
-    this.replicaSets = deps.informers.informerFor<ReplicaSet>(REPLICASETS, {}, { [OWNER_UID_INDEX]: ownerUidIndexFunc });
-    this.pods = deps.informers.informerFor<Pod>(PODS, {}, { [OWNER_UID_INDEX]: ownerUidIndexFunc });
+    this.replicaSets = deps.informers.informerFor<ReplicaSet>(REPLICASETS, {}, { [CONTROLLER_UID_INDEX]: controllerUidIndexFunc });
+    this.pods = deps.informers.informerFor<Pod>(PODS, {}, { [POD_CONTROLLER_UID_INDEX]: podControllerUidIndexFunc });
     this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('replicaset events') }).newRecorder({ component: 'replicaset-controller' });
     this.loop = new Controller({
       name: 'replicaset',
@@ -199,9 +200,8 @@ export class ReplicaSetController {
 
   /** FilterPodsByOwner: the pods this ReplicaSet controls and the orphans of its namespace. */
   private podsByOwner(rs: ReplicaSet): Pod[] {
-    const owned = this.pods.indexer.byIndex(OWNER_UID_INDEX, rs.metadata.uid ?? '').filter((p) => controllerOf(p)?.uid === rs.metadata.uid);
-    const orphans = this.pods.indexer.listNamespace(rs.metadata.namespace ?? '').filter((p) => !controllerOf(p));
-    return [...owned, ...orphans];
+    const owned = this.pods.indexer.byIndex(POD_CONTROLLER_UID_INDEX, rs.metadata.uid ?? '');
+    return [...owned, ...this.pods.indexer.byIndex(POD_CONTROLLER_UID_INDEX, orphanPodIndexKey(rs.metadata.namespace ?? ''))];
   }
 
   private async claimPods(ctx: ReconcileContext, rs: ReplicaSet, selector: Selector, pods: readonly Pod[]): Promise<Pod[]> {
@@ -266,20 +266,19 @@ export class ReplicaSetController {
     }
   }
 
-  /** Pods of the ReplicaSets that share this one's controller (a Deployment's other revisions), for the co-location rank. */
+  /**
+   * Pods of the ReplicaSets that share this one's controller (a Deployment's other revisions),
+   * for the co-location rank: those each of them controls and selects.
+   */
   private relatedPods(rs: ReplicaSet): Pod[] {
     const ref = controllerOf(rs);
     if (!ref) return [];
-    const seen = new Set<string>();
     const related: Pod[] = [];
-    for (const other of this.replicaSets.indexer.byIndex(OWNER_UID_INDEX, ref.uid)) {
-      if (controllerOf(other)?.uid !== ref.uid) continue;
+    for (const other of this.replicaSets.indexer.byIndex(CONTROLLER_UID_INDEX, ref.uid)) {
       const selector = labelSelectorAsSelector(other.spec.selector);
       if (selector instanceof SelectorError) continue;
-      for (const pod of this.pods.indexer.listNamespace(other.metadata.namespace ?? '', selector)) {
-        if (seen.has(pod.metadata.uid ?? '')) continue;
-        seen.add(pod.metadata.uid ?? '');
-        related.push(pod);
+      for (const pod of this.pods.indexer.byIndex(POD_CONTROLLER_UID_INDEX, other.metadata.uid ?? '')) {
+        if (selector.matches(pod.metadata.labels ?? {})) related.push(pod);
       }
     }
     return related;
