@@ -12,12 +12,16 @@ import { createStore, type Store } from '../../engine/store';
 
 /** Events are the bulk of a running cluster's keys and nothing validates against them. */
 const SKIPPED_PREFIXES = ['/registry/events/'];
+/** Keys copied between yields to the event loop, so a big cluster's copy does not stall requests. */
+const KEYS_PER_SLICE = 500;
 
 export async function forkServer(source: Store): Promise<ApiServer> {
   const clock = new Clock();
   const store = createStore({ backend: 'memory', clock });
   const { kvs } = await source.range({ key: '\0', rangeEnd: '\0' });
-  for (const kv of kvs) {
+  for (let i = 0; i < kvs.length; i++) {
+    const kv = kvs[i]!;
+    if (i > 0 && i % KEYS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
     if (SKIPPED_PREFIXES.some((p) => kv.key.startsWith(p))) continue;
     await store.put({ key: kv.key, value: kv.value });
   }
