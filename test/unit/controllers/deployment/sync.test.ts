@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { setReplicasAnnotations } from '../../../../src/engine/controllers/deployment/annotations';
 import { Plan, type DeploymentAction } from '../../../../src/engine/controllers/deployment/plan';
 import { maxSurge } from '../../../../src/engine/controllers/deployment/strategy';
-import { cleanupDeployment, scale } from '../../../../src/engine/controllers/deployment/sync';
+import { cleanupDeployment, planCreateFailure, scale } from '../../../../src/engine/controllers/deployment/sync';
 import type { Deployment } from '../../../../src/engine/controllers/deployment/types';
 import type { ReplicaSet } from '../../../../src/engine/controllers/replicaset/types';
 import { newDeployment, newRSWithStatus, rs, T0, T1, T2 } from './fixtures';
@@ -242,5 +242,52 @@ describe('controllers/deployment: cleanupDeployment', () => {
       ],
     ];
     for (const [name, oldRSs, limit, expected] of cases) it(name, () => assert.deepEqual(deletions(oldRSs, limit).sort(), expected));
+  });
+});
+
+describe('controllers/deployment: a failed create of the new ReplicaSet', () => {
+  const d = (): Deployment => {
+    const x = newDeployment('web', 3, { selector: { app: 'web' } });
+    x.spec.progressDeadlineSeconds = 600;
+    return x;
+  };
+  const newRS = (): ReplicaSet => {
+    const r = rs('web-abc', 3, { app: 'web' }, undefined);
+    r.spec.template = structuredClone(d().spec.template);
+    r.spec.template!.metadata!.labels!['pod-template-hash'] = 'abc';
+    return r;
+  };
+
+  it('takes an existing ReplicaSet of its own with its template as created (a stale cache)', () => {
+    const existing = newRS();
+    existing.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-web', controller: true }];
+    assert.equal(planCreateFailure(d(), newRS(), { alreadyExists: true, namespaceTerminating: false, message: 'exists', existing }, NOW), 'adopted');
+  });
+
+  it('bumps status.collisionCount on a hash collision', () => {
+    const other = newRS();
+    other.spec.template!.spec = { containers: [{ name: 'other', image: 'other' }] };
+    other.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'uid-web', controller: true }];
+    const plan = planCreateFailure(d(), newRS(), { alreadyExists: true, namespaceTerminating: false, message: 'exists', existing: other }, NOW);
+    assert.ok(plan !== 'adopted');
+    assert.deepEqual(plan.actions.map((a) => (a.kind === 'updateDeploymentStatus' ? a.deployment.status?.collisionCount : a.kind)), [1]);
+  });
+
+  it('reports other failures in the Progressing condition and a ReplicaSetCreateError event', () => {
+    const message = 'replicasets.apps "web-abc" is forbidden: exceeded quota: q, requested: count/replicasets.apps=1, used: count/replicasets.apps=1, limited: count/replicasets.apps=1';
+    const plan = planCreateFailure(d(), newRS(), { alreadyExists: false, namespaceTerminating: false, message }, NOW);
+    assert.ok(plan !== 'adopted');
+    const [status, event] = plan.actions;
+    assert.ok(status?.kind === 'updateDeploymentStatus' && event?.kind === 'event');
+    assert.deepEqual(status.deployment.status?.conditions, [
+      { type: 'Progressing', status: 'False', lastUpdateTime: '2016-05-20T03:00:00Z', lastTransitionTime: '2016-05-20T03:00:00Z', reason: 'ReplicaSetCreateError', message: `Failed to create new replica set "web-abc": ${message}` },
+    ]);
+    assert.deepEqual([event.eventType, event.reason, event.message], ['Warning', 'ReplicaSetCreateError', `Failed to create new replica set "web-abc": ${message}`]);
+  });
+
+  it('stays quiet when the namespace is terminating', () => {
+    const plan = planCreateFailure(d(), newRS(), { alreadyExists: false, namespaceTerminating: true, message: 'terminating' }, NOW);
+    assert.ok(plan !== 'adopted');
+    assert.deepEqual(plan.actions, []);
   });
 });
