@@ -15,7 +15,8 @@ import { REASON } from './events';
 import { deepEqual } from './status-patch';
 
 const EVICTION_HARD_MEMORY_BYTES = 100 * 1024 * 1024;
-const EVICTION_HARD_NODEFS_FRACTION = 0.1;
+/** nodefs.available<10%, a float32 percentage as the eviction manager holds it. */
+const EVICTION_HARD_NODEFS_FRACTION = Math.fround(0.1);
 
 export const CONTROLLER_MANAGED_ATTACH_DETACH = 'volumes.kubernetes.io/controller-managed-attach-detach';
 
