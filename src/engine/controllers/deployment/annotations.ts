@@ -3,6 +3,7 @@
  * served (revision, revision-history), and the size the Deployment had when it last scaled each
  * ReplicaSet (desired-replicas, max-replicas), which proportional scaling reads back.
  */
+import { goQuote } from '../../api/gofmt';
 import { specReplicas, type ReplicaSet } from '../replicaset/types';
 import { maxSurge } from './strategy';
 import {
@@ -29,9 +30,9 @@ export function revision(obj: { metadata: { annotations?: Record<string, string>
 }
 
 function parseInt64(v: string): number | RevisionError {
-  if (!/^[+-]?[0-9]+$/.test(v)) return new RevisionError(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  if (!/^[+-]?[0-9]+$/.test(v)) return new RevisionError(`strconv.ParseInt: parsing ${goQuote(v)}: invalid syntax`);
   const n = BigInt(v);
-  if (n > 2n ** 63n - 1n || n < -(2n ** 63n)) return new RevisionError(`strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
+  if (n > 2n ** 63n - 1n || n < -(2n ** 63n)) return new RevisionError(`strconv.ParseInt: parsing ${goQuote(v)}: value out of range`);
   return Number(n);
 }
 

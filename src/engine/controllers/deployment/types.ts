@@ -83,4 +83,5 @@ export const Reason = {
 /** math.MaxInt32: the "no deadline" / "keep everything" sentinel of progressDeadlineSeconds and revisionHistoryLimit. */
 export const MAX_INT32 = 2147483647;
 
+/** spec.replicas; the API server defaults a missing value to 1. */
 export const deploymentReplicas = (d: Deployment): number => d.spec.replicas ?? 1;

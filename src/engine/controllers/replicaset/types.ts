@@ -64,5 +64,5 @@ export interface Pod extends KubeObject {
   };
 }
 
-/** spec.replicas as the API server defaults it (a nil pointer reads as 1 upstream only before defaulting). */
+/** spec.replicas; the API server defaults a missing value to 1. */
 export const specReplicas = (rs: ReplicaSet): number => rs.spec.replicas ?? 1;
