@@ -5,7 +5,7 @@
 //                        [--dev-ext .]   load the extension from a folder (workbench payload)
 //                        [--installed]   expect it installed in code-server (the .vsix smoke test)
 //                        [--shots test/e2e/screenshots] [--prefix ui-] [--chromium /usr/bin/chromium]
-// Exit code 0 when every check passes; results also in <shots>/<prefix>result.json.
+// Exit code 0 when every check passes.
 import fs from 'node:fs';
 import path from 'node:path';
 import { launch, parseArgs, workbenchUrl } from './browser.mjs';
@@ -76,6 +76,5 @@ try {
 }
 
 const ok = results.every((r) => r.ok);
-fs.writeFileSync(path.join(opt.shots, `${opt.prefix}result.json`), JSON.stringify({ ok, ms: Date.now() - t0, results }, null, 2) + '\n');
 console.log(`ui e2e: ${ok ? 'passed' : 'FAILED'} in ${Date.now() - t0} ms`);
 process.exit(ok ? 0 : 1);
