@@ -4,7 +4,10 @@
  * fake API server, until all are bound. Reports wall-clock pods/s (kube-scheduler's CI floor at
  * 5,000 nodes is 680-810 pods/s) with records off, and with summary records.
  *
- *   npm run bench -- scheduler [--json] [--pods 10000,50000] [--nodes 5000] [--detail off,summary]
+ * Pods of a ReplicaSet (--owned) also get the default topology spreading, which counts matching
+ * pods on every node per cycle, as upstream does.
+ *
+ *   npm run bench -- scheduler [--json] [--pods 10000,50000] [--nodes 5000] [--detail off,summary] [--owned]
  */
 import { FakeCluster, makeNode, makePod } from '../test/unit/scheduler/fake-host';
 import type { RecordDetail } from '../src/engine/scheduler/record';
@@ -15,15 +18,28 @@ function option(args: string[], name: string, fallback: string): string {
   return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
 }
 
-async function run(r: Reporter, nodes: number, pods: number, detail: RecordDetail): Promise<void> {
+/** Pods of one ReplicaSet: the default topology spreading (hostname and zone) scores them. */
+function ownedBy(c: FakeCluster): { labels: Record<string, string>; ownerReferences: { apiVersion: string; kind: string; name: string; uid: string; controller: boolean }[] } {
+  const labels = { app: 'web', 'pod-template-hash': '5d4f8c7b9' };
+  c.replicaSets.set('default/web-5d4f8c7b9', {
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: { name: 'web-5d4f8c7b9', namespace: 'default', uid: 'rs-uid' },
+    spec: { selector: { matchLabels: labels } },
+  });
+  return { labels, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-5d4f8c7b9', uid: 'rs-uid', controller: true }] };
+}
+
+async function run(r: Reporter, nodes: number, pods: number, detail: RecordDetail, owned: boolean): Promise<void> {
   const c = new FakeCluster({ seed: 'bench', detail });
+  const owner = owned ? ownedBy(c) : {};
   for (let i = 0; i < nodes; i++) c.addNode(makeNode(`node-${i}`, { cpu: '4', memory: '32Gi', pods: 110, zone: `zone-${i % 10}` }));
   await c.clock.settle();
   gc();
   const heapBefore = heapUsedBytes();
   const cpuBefore = process.cpuUsage();
   const start = nowMs();
-  for (let i = 0; i < pods; i++) c.addPod(makePod(`pod-${i}`, { cpu: '100m', memory: '500Mi', image: 'registry.k8s.io/pause:3.10' }));
+  for (let i = 0; i < pods; i++) c.addPod(makePod(`pod-${i}`, { cpu: '100m', memory: '500Mi', image: 'registry.k8s.io/pause:3.10', ...owner }));
   const settled = await c.clock.settle({ maxSteps: 100_000_000 });
   const wall = nowMs() - start;
   const cpu = process.cpuUsage(cpuBefore);
@@ -34,6 +50,7 @@ async function run(r: Reporter, nodes: number, pods: number, detail: RecordDetai
     nodes,
     pods,
     detail,
+    workload: owned ? 'replicaset' : 'bare',
     bound,
     settled: settled.settled,
     wall_ms: Math.round(wall),
@@ -50,10 +67,11 @@ const suite: BenchSuite = async (args) => {
   const nodes = Number(option(args, '--nodes', '5000'));
   const podCounts = option(args, '--pods', '10000,50000').split(',').map(Number);
   const details = option(args, '--detail', 'off,summary').split(',') as RecordDetail[];
+  const owned = args.includes('--owned');
   for (const detail of details) {
     for (const pods of podCounts) {
-      r.note(`scheduler: ${nodes} nodes, ${pods} pods, records ${detail}...`);
-      await run(r, nodes, pods, detail);
+      r.note(`scheduler: ${nodes} nodes, ${pods} ${owned ? 'ReplicaSet ' : ''}pods, records ${detail}...`);
+      await run(r, nodes, pods, detail, owned);
     }
   }
 };

@@ -5,7 +5,6 @@
  */
 import type { Node, Pod } from './api';
 import { DEFAULT_SCHEDULER_NAME, podKey } from './api';
-import { PodInfo } from './cache/pod-info';
 import { Action, EVENTS, nodeSchedulingPropertiesChange, podSchedulingPropertiesChange, type ClusterEvent, type EventResource } from './framework/events';
 import type { WatchedKind } from './host';
 import type { SchedulerCore } from './schedule-one';
@@ -45,7 +44,7 @@ export function onUpdate(t: EventTarget, kind: WatchedKind, oldObj: unknown, new
       const newPod = newObj as Pod;
       t.pods.set(podKey(newPod), newPod);
       if (assigned(oldPod)) {
-        t.cache.updatePod(new PodInfo(oldPod), new PodInfo(newPod));
+        t.cache.updatePod(newPod);
         for (const ev of podSchedulingPropertiesChange(newPod, oldPod)) t.queue.moveAllToActiveOrBackoffQueue(ev, oldPod, newPod);
         return;
       }
@@ -83,7 +82,7 @@ export function onDelete(t: EventTarget, kind: WatchedKind, obj: unknown): void 
       const pod = obj as Pod;
       t.pods.delete(podKey(pod));
       if (assigned(pod)) {
-        t.cache.removePod(new PodInfo(pod));
+        t.cache.removePod(pod.metadata.uid);
         t.queue.moveAllToActiveOrBackoffQueue(EVENTS.AssignedPodDelete, pod, undefined);
       } else {
         t.queue.delete(pod);
@@ -100,6 +99,6 @@ export function onDelete(t: EventTarget, kind: WatchedKind, obj: unknown): void 
 }
 
 function addAssignedPod(t: EventTarget, pod: Pod): void {
-  t.cache.addPod(new PodInfo(pod));
+  t.cache.addPod(pod);
   t.queue.moveAllToActiveOrBackoffQueue(EVENTS.AssignedPodAdd, undefined, pod);
 }

@@ -94,7 +94,7 @@ export function scheduleOne(core: SchedulerCore, pInfo: QueuedPodInfo): void {
   }
 
   // Assume: the next cycle already sees the pod on its node while the binding is in flight.
-  const assumed = new PodInfo({ ...pod, spec: { ...pod.spec, nodeName: result.node } });
+  const assumed = new PodInfo({ ...pod, spec: { ...pod.spec, nodeName: result.node } }, pInfo.podInfo);
   core.cache.assumePod(assumed);
   core.queue.deleteNominatedPodIfExists(assumed.uid);
 
@@ -157,7 +157,7 @@ export function handleSchedulingFailure(core: SchedulerCore, pInfo: QueuedPodInf
   const cached = core.latestPod(pInfo.podInfo.namespace, pInfo.podInfo.name);
   // A pod that is gone, or that got bound meanwhile, is not requeued.
   if (cached && !cached.spec.nodeName) {
-    pInfo.podInfo = cached === pInfo.pod ? pInfo.podInfo : new PodInfo(cached);
+    pInfo.podInfo = cached === pInfo.pod ? pInfo.podInfo : new PodInfo(cached, pInfo.podInfo);
     core.queue.addUnschedulableIfNotPresent(pInfo);
   } else {
     core.queue.done(pInfo.podInfo.uid);

@@ -4,10 +4,10 @@
  * picks it, so the next cycle already counts its resources while the binding is still in flight.
  * The informer's add of the bound pod confirms the assumption; a failed binding forgets it.
  */
-import type { Node } from '../api';
+import type { Node, Pod } from '../api';
 import { NodeInfo, type ImageState } from './node-info';
 import { NodeTree, zoneKey } from './node-tree';
-import type { PodInfo } from './pod-info';
+import { PodInfo } from './pod-info';
 import type { Snapshot } from './snapshot';
 
 interface PodState {
@@ -68,7 +68,12 @@ export class Cache {
   }
 
   /** AddPod: an assigned pod from the informer; confirms an assumed pod. */
-  addPod(pi: PodInfo): void {
+  addPod(pod: Pod): void {
+    const prior = this.podStates.get(pod.metadata.uid)?.pi;
+    this.addPodInfo(new PodInfo(pod, prior));
+  }
+
+  private addPodInfo(pi: PodInfo): void {
     const state = this.podStates.get(pi.uid);
     if (state && this.assumed.has(pi.uid)) {
       // The binding landed; the informer's copy replaces the assumed one (possibly on another node).
@@ -83,23 +88,25 @@ export class Cache {
     this.podStates.set(pi.uid, { pi, bindingFinished: true });
   }
 
-  updatePod(oldPI: PodInfo, newPI: PodInfo): void {
-    const state = this.podStates.get(oldPI.uid);
-    if (!state || this.assumed.has(oldPI.uid)) {
-      this.addPod(newPI);
+  updatePod(newPod: Pod): void {
+    const uid = newPod.metadata.uid;
+    const state = this.podStates.get(uid);
+    if (!state || this.assumed.has(uid)) {
+      this.addPod(newPod);
       return;
     }
+    const newPI = new PodInfo(newPod, state.pi);
     this.removePodFromNode(state.pi);
     this.addPodToNode(newPI);
     state.pi = newPI;
   }
 
-  removePod(pi: PodInfo): void {
-    const state = this.podStates.get(pi.uid);
+  removePod(uid: string): void {
+    const state = this.podStates.get(uid);
     if (!state) return;
     this.removePodFromNode(state.pi);
-    this.podStates.delete(pi.uid);
-    this.assumed.delete(pi.uid);
+    this.podStates.delete(uid);
+    this.assumed.delete(uid);
   }
 
   addNode(node: Node): NodeInfo {
@@ -146,7 +153,8 @@ export class Cache {
   updateSnapshot(snapshot: Snapshot): void {
     let rebuildAffinity = false;
     let rebuildList = this.treeChanged;
-    for (const name of this.dirty) {
+    const changed = [...this.dirty];
+    for (const name of changed) {
       const info = this.nodes.get(name);
       if (!info || !info.node) {
         if (snapshot.nodeInfoMap.delete(name)) rebuildList = true;
@@ -173,6 +181,7 @@ export class Cache {
       }
     }
     if (rebuildList || rebuildAffinity) snapshot.rebuildAffinityLists();
+    snapshot.recordUpdate(changed, rebuildList);
   }
 
   private addPodToNode(pi: PodInfo): void {

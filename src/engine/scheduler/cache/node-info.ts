@@ -80,6 +80,24 @@ export class NodeInfo {
   imageStates: ReadonlyMap<string, ImageState> = new Map();
   pvcRefCounts = new Map<string, number>();
   generation = nextGeneration();
+  /** One number derived from this node's pods, valid while `memoGeneration` is current (see memoized). */
+  private memoKey = '';
+  private memoValue = 0;
+  private memoGeneration = -1;
+
+  /**
+   * A number computed from this node's pods, remembered until the pods change. Spreading counts
+   * the same selector's pods on every node in every cycle, pod after pod of one workload; most
+   * nodes have not changed since the last cycle. One entry is enough for that pattern.
+   */
+  memoized<A>(key: string, compute: (node: NodeInfo, arg: A) => number, arg: A): number {
+    if (this.memoGeneration === this.generation && this.memoKey === key) return this.memoValue;
+    const v = compute(this, arg);
+    this.memoKey = key;
+    this.memoValue = v;
+    this.memoGeneration = this.generation;
+    return v;
+  }
 
   setNode(node: Node): void {
     this.node = node;

@@ -5,6 +5,7 @@
 import { Selector, SelectorError, labelSelectorAsSelector, type Labels } from '../../api/labels';
 import type { Pod, PodAffinityTerm, WeightedPodAffinityTerm } from '../api';
 import { podKey, podPriority } from '../api';
+import { deepEqual } from '../framework/deep-equal';
 import { computePodResources, type Resource } from './resource';
 
 /** A parsed pod (anti-)affinity term: whose pods, where. */
@@ -65,7 +66,11 @@ export class PodInfo {
   /** A label selector in an affinity term did not parse (the API server does not validate them all). */
   readonly parseError: string | undefined;
 
-  constructor(readonly pod: Pod) {
+  constructor(
+    readonly pod: Pod,
+    /** The same pod computed before (a newer version, or the one being assumed): reused when its spec is the same. */
+    from?: PodInfo,
+  ) {
     const meta = pod.metadata;
     this.key = podKey(pod);
     this.uid = meta.uid;
@@ -73,20 +78,22 @@ export class PodInfo {
     this.name = meta.name;
     this.labels = meta.labels ?? EMPTY_LABELS;
     this.priority = podPriority(pod);
-    const res = computePodResources(pod);
+    const same = from !== undefined && sameSchedulingSpec(from.pod, pod);
+    const res = same ? from : computePodResources(pod);
     this.requests = res.requests;
     this.nonZeroCPU = res.nonZeroCPU;
     this.nonZeroMemory = res.nonZeroMemory;
-    this.hostPorts = hostPortsOf(pod);
+    this.hostPorts = same ? from.hostPorts : hostPortsOf(pod);
     const errors: string[] = [];
     const affinity = pod.spec.affinity;
-    this.requiredAffinityTerms = parseTerms(pod, affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors);
-    this.requiredAntiAffinityTerms = parseTerms(pod, affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors);
-    this.preferredAffinityTerms = parseWeighted(pod, affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors);
-    this.preferredAntiAffinityTerms = parseWeighted(pod, affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors);
+    const sameAffinity = same && from.namespace === meta.namespace;
+    this.requiredAffinityTerms = sameAffinity ? from.requiredAffinityTerms : parseTerms(pod, affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors);
+    this.requiredAntiAffinityTerms = sameAffinity ? from.requiredAntiAffinityTerms : parseTerms(pod, affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution, errors);
+    this.preferredAffinityTerms = sameAffinity ? from.preferredAffinityTerms : parseWeighted(pod, affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors);
+    this.preferredAntiAffinityTerms = sameAffinity ? from.preferredAntiAffinityTerms : parseWeighted(pod, affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution, errors);
     this.hasAffinity = !!affinity && (!!affinity.podAffinity || !!affinity.podAntiAffinity);
     this.hasRequiredAntiAffinity = (affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
-    this.parseError = errors[0];
+    this.parseError = sameAffinity ? from.parseError : errors[0];
     this.pvcKeys = (pod.spec.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [`${meta.namespace}/${v.persistentVolumeClaim.claimName}`] : []));
   }
 
@@ -97,6 +104,23 @@ export class PodInfo {
   get terminating(): boolean {
     return this.pod.metadata.deletionTimestamp !== undefined && this.pod.metadata.deletionTimestamp !== null;
   }
+}
+
+/**
+ * Whether two versions of a pod agree on everything PodInfo derives from the spec. Informers share
+ * unchanged sub-objects between versions, so identity settles the common cases cheaply.
+ */
+function sameSchedulingSpec(a: Pod, b: Pod): boolean {
+  const x = a.spec;
+  const y = b.spec;
+  if (x === y) return true;
+  return (
+    (x.containers === y.containers || deepEqual(x.containers, y.containers)) &&
+    (x.initContainers === y.initContainers || deepEqual(x.initContainers, y.initContainers)) &&
+    (x.affinity === y.affinity || deepEqual(x.affinity, y.affinity)) &&
+    deepEqual(x.overhead, y.overhead) &&
+    deepEqual(x.resources, y.resources)
+  );
 }
 
 /** GetNamespacesFromPodAffinityTerm: no namespaces and no selector means the pod's own namespace. */

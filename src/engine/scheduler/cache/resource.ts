@@ -96,18 +96,36 @@ export function isScalarResourceName(name: string): boolean {
   return isExtendedResourceName(name) || name.startsWith('hugepages-') || name.startsWith(NATIVE_PREFIX) || name.startsWith('attachable-volumes-');
 }
 
-const parsed = new Map<string, Quantity | null>();
+/** A parsed quantity with its integer forms, and whether they are exact (no rounding up). */
+interface ParsedQuantity {
+  readonly q: Quantity;
+  readonly milli: number;
+  readonly value: number;
+  readonly exact: boolean;
+}
+
+const parsed = new Map<string, ParsedQuantity | null>();
 
 /** Parses a quantity (memoized: manifests repeat the same few strings); invalid text counts as absent. */
-export function quantityOf(value: string | number): Quantity | null {
+function parse(value: string | number): ParsedQuantity | null {
   const text = String(value);
-  let q = parsed.get(text);
-  if (q === undefined) {
+  let p = parsed.get(text);
+  if (p === undefined) {
     const r = parseQuantity(text);
-    q = r instanceof QuantityParseError ? null : r;
-    if (parsed.size < 10_000) parsed.set(text, q);
+    if (r instanceof QuantityParseError) {
+      p = null;
+    } else {
+      const milli = r.milliValue();
+      const v = r.value();
+      p = { q: r, milli, value: v, exact: r.cmp(Quantity.fromMilli(milli)) === 0 && r.cmp(Quantity.fromInt(v)) === 0 };
+    }
+    if (parsed.size < 10_000) parsed.set(text, p);
   }
-  return q;
+  return p;
+}
+
+export function quantityOf(value: string | number): Quantity | null {
+  return parse(value)?.q ?? null;
 }
 
 function toQuantities(list: ResourceList): Map<string, Quantity> {
@@ -186,8 +204,63 @@ export function podRequests(pod: Pod, nonMissing: boolean): Map<string, Quantity
   return reqs;
 }
 
+export interface PodResources {
+  requests: Resource;
+  nonZeroCPU: number;
+  nonZeroMemory: number;
+}
+
+/**
+ * The common case in numbers: only regular containers, whole units. Summing the per-container
+ * values is then exactly the value of the sum.
+ */
+function plainPodResources(pod: Pod): PodResources | undefined {
+  const spec = pod.spec;
+  if ((spec.initContainers?.length ?? 0) > 0 || spec.overhead || spec.resources?.requests) return undefined;
+  const requests = new Resource();
+  let nonZeroCPU = 0;
+  let nonZeroMemory = 0;
+  for (const c of spec.containers ?? []) {
+    const reqs = c.resources?.requests;
+    let cpu = false;
+    let mem = false;
+    if (reqs) {
+      for (const name of Object.keys(reqs)) {
+        const p = parse(reqs[name]!);
+        if (!p) continue;
+        if (!p.exact) return undefined;
+        switch (name) {
+          case RESOURCE_CPU:
+            requests.milliCPU += p.milli;
+            nonZeroCPU += p.milli;
+            cpu = true;
+            break;
+          case RESOURCE_MEMORY:
+            requests.memory += p.value;
+            nonZeroMemory += p.value;
+            mem = true;
+            break;
+          case RESOURCE_EPHEMERAL_STORAGE:
+            requests.ephemeralStorage += p.value;
+            break;
+          case RESOURCE_PODS:
+            requests.allowedPodNumber += p.value;
+            break;
+          default:
+            if (isScalarResourceName(name)) requests.addScalar(name, p.value);
+        }
+      }
+    }
+    if (!cpu) nonZeroCPU += DEFAULT_MILLI_CPU_REQUEST;
+    if (!mem) nonZeroMemory += DEFAULT_MEMORY_REQUEST;
+  }
+  return { requests, nonZeroCPU, nonZeroMemory };
+}
+
 /** The pod's requests as the scheduler accounts them, and the non-zero CPU/memory used for scoring. */
-export function computePodResources(pod: Pod): { requests: Resource; nonZeroCPU: number; nonZeroMemory: number } {
+export function computePodResources(pod: Pod): PodResources {
+  const plain = plainPodResources(pod);
+  if (plain) return plain;
   const requests = new Resource();
   requests.addList(podRequests(pod, false));
   const nonZero = podRequests(pod, true);

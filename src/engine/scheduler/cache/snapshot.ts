@@ -5,11 +5,37 @@
  */
 import type { NodeInfo } from './node-info';
 
+/** How many updates back changesSince() can answer. */
+const CHANGE_LOG_SIZE = 64;
+
 export class Snapshot {
   readonly nodeInfoMap = new Map<string, NodeInfo>();
   list: NodeInfo[] = [];
   havePodsWithAffinityList: NodeInfo[] = [];
   havePodsWithRequiredAntiAffinityList: NodeInfo[] = [];
+  /** Counts updates; aggregates built from the snapshot remember the update they saw. */
+  updates = 0;
+  /** The update at which the set or order of nodes last changed (everything derived is stale). */
+  listChangedAt = 0;
+  private readonly changeLog: (readonly string[])[] = [];
+
+  /** Records an update: the nodes whose NodeInfo changed, and whether the node list was rebuilt. */
+  recordUpdate(changed: readonly string[], listRebuilt: boolean): void {
+    this.updates++;
+    if (listRebuilt) this.listChangedAt = this.updates;
+    this.changeLog[this.updates % CHANGE_LOG_SIZE] = changed;
+  }
+
+  /**
+   * The nodes changed after update `since` (duplicates possible), or undefined when that is too
+   * far back or the node list changed since: then everything must be recomputed.
+   */
+  changesSince(since: number): string[] | undefined {
+    if (since < this.listChangedAt || this.updates - since >= CHANGE_LOG_SIZE) return undefined;
+    const out: string[] = [];
+    for (let u = since + 1; u <= this.updates; u++) out.push(...this.changeLog[u % CHANGE_LOG_SIZE]!);
+    return out;
+  }
 
   get(name: string): NodeInfo | undefined {
     return this.nodeInfoMap.get(name);

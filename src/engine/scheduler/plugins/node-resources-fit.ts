@@ -12,7 +12,7 @@ import type { CycleState } from '../framework/cycle-state';
 import { Action, QueueingHint, type ClusterEventWithHint } from '../framework/events';
 import type { EnqueueExtensions, FilterPlugin, ScorePlugin } from '../framework/interface';
 import { Code, Status } from '../framework/status';
-import { DEFAULT_RESOURCES, fillRequestedAllocatable, leastAllocatedScore } from './resource-allocation';
+import { leastAllocatedScore } from './resource-allocation';
 import { Names } from './names';
 
 export interface InsufficientResource {
@@ -53,9 +53,6 @@ export function fitsRequest(request: Resource, node: NodeInfo): InsufficientReso
 
 export class NodeResourcesFit implements FilterPlugin, ScorePlugin, EnqueueExtensions {
   readonly name = Names.NodeResourcesFit;
-  private readonly requested = [0, 0];
-  private readonly allocatable = [0, 0];
-  private readonly podRequests = [0, 0];
 
   filter(_state: CycleState, pod: PodInfo, node: NodeInfo): Status | null {
     const r = pod.requests;
@@ -78,10 +75,9 @@ export class NodeResourcesFit implements FilterPlugin, ScorePlugin, EnqueueExten
   }
 
   score(_state: CycleState, pod: PodInfo, node: NodeInfo): number {
-    this.podRequests[0] = pod.nonZeroCPU;
-    this.podRequests[1] = pod.nonZeroMemory;
-    fillRequestedAllocatable(node, false, this.podRequests, DEFAULT_RESOURCES, this.requested, this.allocatable);
-    return leastAllocatedScore(this.requested, this.allocatable, DEFAULT_RESOURCES);
+    const a = node.allocatable;
+    const used = node.nonZeroRequested;
+    return leastAllocatedScore(used.milliCPU + pod.nonZeroCPU, a.milliCPU, used.memory + pod.nonZeroMemory, a.memory);
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -14,6 +14,7 @@ import type { EnqueueExtensions, FilterPlugin, Handle, PreFilterPlugin, PreScore
 import { PluginError, SKIP, errorStatus, type Status } from '../framework/status';
 import { buildDefaultConstraints, filterConstraints, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './pod-topology-spread/common';
 import { PreFilterState, calPreFilterState, filterNode } from './pod-topology-spread/filtering';
+import { DomainCounts } from './pod-topology-spread/domain-counts';
 import { PreScoreState, initPreScoreState, normalizeScores, scoreNode } from './pod-topology-spread/scoring';
 import { Names } from './names';
 
@@ -23,20 +24,22 @@ const preScoreKey = new StateKey<PreScoreState>('PreScore' + Names.PodTopologySp
 export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
   readonly name = Names.PodTopologySpread;
 
+  private readonly domains = new DomainCounts();
+
   constructor(private readonly handle: Handle) {}
 
   /** The pod's constraints for one action, or the defaults when it states none. */
   constraintsFor(pod: Pod, action: 'DoNotSchedule' | 'ScheduleAnyway'): SpreadConstraint[] | SelectorError {
     const own = pod.spec.topologySpreadConstraints ?? [];
-    if (own.length > 0) return filterConstraints(own, pod.metadata.labels ?? {}, action);
+    if (own.length > 0) return filterConstraints(own, pod.metadata.labels ?? {}, pod.metadata.namespace, action);
     return buildDefaultConstraints(pod, this.handle.listers, action);
   }
 
-  preFilter(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | null {
+  preFilter(state: CycleState, pod: PodInfo): Status | null {
     const constraints = this.constraintsFor(pod.pod, 'DoNotSchedule');
     if (constraints instanceof SelectorError) return errorStatus(`obtaining pod's hard topology spread constraints: ${constraints.message}`);
     if (constraints.length === 0) return SKIP;
-    state.write(preFilterKey, calPreFilterState(pod.pod, constraints, nodes));
+    state.write(preFilterKey, calPreFilterState(pod.pod, constraints, this.handle.snapshot(), this.domains));
     return null;
   }
 
@@ -57,14 +60,14 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   }
 
   preScore(state: CycleState, pod: PodInfo, filteredNodes: readonly NodeInfo[]): Status | null {
-    const allNodes = this.handle.snapshot().list;
-    if (allNodes.length === 0) return SKIP;
+    const snapshot = this.handle.snapshot();
+    if (snapshot.list.length === 0) return SKIP;
     const constraints = this.constraintsFor(pod.pod, 'ScheduleAnyway');
     if (constraints instanceof SelectorError) return errorStatus(`calculating preScoreState: obtaining pod's soft topology spread constraints: ${constraints.message}`);
     if (constraints.length === 0) return SKIP;
     // System defaults do not require every topology label, so zone-less nodes still spread by hostname.
     const requireAllTopologies = (pod.pod.spec.topologySpreadConstraints?.length ?? 0) > 0;
-    state.write(preScoreKey, initPreScoreState(pod.pod, constraints, filteredNodes, allNodes, requireAllTopologies));
+    state.write(preScoreKey, initPreScoreState(pod.pod, constraints, filteredNodes, snapshot, this.domains, requireAllTopologies));
     return null;
   }
 

@@ -1,42 +1,9 @@
 /**
  * resourceAllocationScorer: the shared math of NodeResourcesFit's LeastAllocated score and
- * NodeResourcesBalancedAllocation, over the default resources cpu and memory (weight 1 each).
+ * NodeResourcesBalancedAllocation, over the default scoring resources: cpu and memory, weight 1
+ * each. A resource the node has none of is left out, as upstream skips zero allocatable.
  */
-import type { NodeInfo } from '../cache/node-info';
 import { MAX_NODE_SCORE } from '../framework/interface';
-
-export interface ResourceSpec {
-  readonly name: 'cpu' | 'memory';
-  readonly weight: number;
-}
-
-export const DEFAULT_RESOURCES: readonly ResourceSpec[] = [
-  { name: 'cpu', weight: 1 },
-  { name: 'memory', weight: 1 },
-];
-
-/** Fills `requested`/`allocatable` for one node; a resource the node has none of stays 0 (skipped). */
-export function fillRequestedAllocatable(
-  node: NodeInfo,
-  useRequested: boolean,
-  podRequests: readonly number[],
-  resources: readonly ResourceSpec[],
-  requested: number[],
-  allocatable: number[],
-): void {
-  const used = useRequested ? node.requested : node.nonZeroRequested;
-  for (let i = 0; i < resources.length; i++) {
-    const cpu = resources[i]!.name === 'cpu';
-    const alloc = cpu ? node.allocatable.milliCPU : node.allocatable.memory;
-    if (alloc === 0) {
-      allocatable[i] = 0;
-      requested[i] = 0;
-      continue;
-    }
-    allocatable[i] = alloc;
-    requested[i] = (cpu ? used.milliCPU : used.memory) + podRequests[i]!;
-  }
-}
 
 /** leastRequestedScore: the share of the resource left free, 0..100 (integer division). */
 export function leastRequestedScore(requested: number, capacity: number): number {
@@ -44,38 +11,29 @@ export function leastRequestedScore(requested: number, capacity: number): number
   return Math.trunc(((capacity - requested) * MAX_NODE_SCORE) / capacity);
 }
 
-/** The LeastAllocated strategy: the weighted mean of leastRequestedScore. */
-export function leastAllocatedScore(requested: readonly number[], allocatable: readonly number[], resources: readonly ResourceSpec[]): number {
-  let nodeScore = 0;
-  let weightSum = 0;
-  for (let i = 0; i < requested.length; i++) {
-    if (allocatable[i] === 0) continue;
-    const w = resources[i]!.weight;
-    nodeScore += leastRequestedScore(requested[i]!, allocatable[i]!) * w;
-    weightSum += w;
+/** LeastAllocated: the mean of the cpu and memory leastRequestedScores. */
+export function leastAllocatedScore(cpuRequested: number, cpuAllocatable: number, memRequested: number, memAllocatable: number): number {
+  let sum = 0;
+  let weights = 0;
+  if (cpuAllocatable !== 0) {
+    sum += leastRequestedScore(cpuRequested, cpuAllocatable);
+    weights++;
   }
-  return weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);
+  if (memAllocatable !== 0) {
+    sum += leastRequestedScore(memRequested, memAllocatable);
+    weights++;
+  }
+  return weights === 0 ? 0 : Math.trunc(sum / weights);
 }
 
-/** balancedResourceScorer: 100 * (1 - std of the requested fractions), each fraction capped at 1. */
-export function balancedResourceScore(requested: readonly number[], allocatable: readonly number[]): number {
-  const fractions: number[] = [];
-  let total = 0;
-  for (let i = 0; i < requested.length; i++) {
-    if (allocatable[i] === 0) continue;
-    let f = requested[i]! / allocatable[i]!;
-    if (f > 1) f = 1;
-    total += f;
-    fractions.push(f);
-  }
-  let std = 0;
-  if (fractions.length === 2) {
-    std = Math.abs((fractions[0]! - fractions[1]!) / 2);
-  } else if (fractions.length > 2) {
-    const mean = total / fractions.length;
-    let sum = 0;
-    for (const f of fractions) sum += (f - mean) * (f - mean);
-    std = Math.sqrt(sum / fractions.length);
-  }
+/**
+ * balancedResourceScorer: 100 * (1 - std of the requested fractions), each capped at 1; with two
+ * resources the std is half their difference, with one (or none) it is 0.
+ */
+export function balancedResourceScore(cpuRequested: number, cpuAllocatable: number, memRequested: number, memAllocatable: number): number {
+  if (cpuAllocatable === 0 || memAllocatable === 0) return MAX_NODE_SCORE;
+  const cpu = Math.min(1, cpuRequested / cpuAllocatable);
+  const mem = Math.min(1, memRequested / memAllocatable);
+  const std = Math.abs((cpu - mem) / 2);
   return Math.trunc((1 - std) * MAX_NODE_SCORE);
 }

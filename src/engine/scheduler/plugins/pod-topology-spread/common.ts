@@ -15,6 +15,8 @@ export interface SpreadConstraint {
   readonly maxSkew: number;
   readonly topologyKey: string;
   readonly selector: Selector;
+  /** Names this constraint's per-node count of matching pods (namespace and selector). */
+  readonly countKey: string;
   readonly minDomains: number;
   readonly nodeAffinityPolicy: string;
   readonly nodeTaintsPolicy: string;
@@ -29,6 +31,7 @@ export const SYSTEM_DEFAULT_CONSTRAINTS: readonly TopologySpreadConstraint[] = [
 export function filterConstraints(
   constraints: readonly TopologySpreadConstraint[],
   podLabels: Labels,
+  namespace: string,
   action: 'DoNotSchedule' | 'ScheduleAnyway',
 ): SpreadConstraint[] | SelectorError {
   const out: SpreadConstraint[] = [];
@@ -43,6 +46,7 @@ export function filterConstraints(
       maxSkew: c.maxSkew,
       topologyKey: c.topologyKey,
       selector,
+      countKey: countKeyOf(namespace, selector),
       minDomains: c.minDomains ?? 1,
       nodeAffinityPolicy: c.nodeAffinityPolicy ?? 'Honor',
       nodeTaintsPolicy: c.nodeTaintsPolicy ?? 'Ignore',
@@ -84,12 +88,16 @@ export function defaultSelector(pod: Pod, listers: SchedulerListers): Selector {
 
 /** The default constraints, each with the pod's default selector; none when that selects nothing. */
 export function buildDefaultConstraints(pod: Pod, listers: SchedulerListers, action: 'DoNotSchedule' | 'ScheduleAnyway'): SpreadConstraint[] {
-  const constraints = filterConstraints(SYSTEM_DEFAULT_CONSTRAINTS, pod.metadata.labels ?? {}, action);
+  const ns = pod.metadata.namespace;
+  const constraints = filterConstraints(SYSTEM_DEFAULT_CONSTRAINTS, pod.metadata.labels ?? {}, ns, action);
   if (constraints instanceof SelectorError || constraints.length === 0) return [];
   const selector = defaultSelector(pod, listers);
   if (selector.empty()) return [];
-  return constraints.map((c) => ({ ...c, selector }));
+  const countKey = countKeyOf(ns, selector);
+  return constraints.map((c) => ({ ...c, selector, countKey }));
 }
+
+const countKeyOf = (namespace: string, s: Selector): string => `pts\u0000${namespace}\u0000${s.nothing ? '<nothing>' : s.toString()}`;
 
 export function nodeLabelsMatchSpreadConstraints(labels: Labels, constraints: readonly SpreadConstraint[]): boolean {
   for (const c of constraints) if (!Object.hasOwn(labels, c.topologyKey)) return false;
@@ -108,6 +116,11 @@ export function matchNodeInclusionPolicies(c: SpreadConstraint, pod: Pod, node: 
   return true;
 }
 
+/** Whether matchNodeInclusionPolicies is the same for every pod with these constraints (it then depends on the node only). */
+export function policiesAreTrivial(c: SpreadConstraint, required: RequiredNodeAffinity): boolean {
+  return (c.nodeAffinityPolicy !== 'Honor' || !required.constrained) && c.nodeTaintsPolicy !== 'Honor';
+}
+
 /** countPodsMatchSelector: pods of the namespace the selector matches, terminating pods excluded. */
 export function countPodsMatchSelector(node: NodeInfo, selector: Selector, namespace: string): number {
   if (selector.empty()) return 0;
@@ -118,3 +131,11 @@ export function countPodsMatchSelector(node: NodeInfo, selector: Selector, names
   }
   return count;
 }
+
+/** countPodsMatchSelector for a constraint, remembered per node until its pods change. */
+export function countMatching(node: NodeInfo, c: SpreadConstraint, namespace: string): number {
+  if (node.pods.length === 0) return 0;
+  return node.memoized(c.countKey, countForConstraint, { c, namespace });
+}
+
+const countForConstraint = (node: NodeInfo, a: { c: SpreadConstraint; namespace: string }): number => countPodsMatchSelector(node, a.c.selector, a.namespace);

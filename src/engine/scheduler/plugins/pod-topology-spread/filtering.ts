@@ -10,7 +10,9 @@ import type { PodInfo } from '../../cache/pod-info';
 import type { StateData } from '../../framework/cycle-state';
 import { Code, Status } from '../../framework/status';
 import { RequiredNodeAffinity } from '../helpers/node-affinity';
-import { countPodsMatchSelector, matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common';
+import type { Snapshot } from '../../cache/snapshot';
+import { countMatching, matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, policiesAreTrivial, type SpreadConstraint } from './common';
+import type { DomainCounts } from './domain-counts';
 
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
 export const ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + ' (missing required label)';
@@ -83,19 +85,21 @@ export class PreFilterState implements StateData {
   }
 }
 
-export function calPreFilterState(pod: Pod, constraints: readonly SpreadConstraint[], allNodes: readonly NodeInfo[]): PreFilterState {
-  const tpValueToMatchNum = constraints.map(() => new Map<string, number>());
+export function calPreFilterState(pod: Pod, constraints: readonly SpreadConstraint[], snapshot: Snapshot, domains: DomainCounts): PreFilterState {
   const required = new RequiredNodeAffinity(pod);
   const ns = pod.metadata.namespace;
-  for (const node of allNodes) {
-    if (!nodeLabelsMatchSpreadConstraints(node.labels, constraints)) continue;
-    constraints.forEach((c, i) => {
-      if (!matchNodeInclusionPolicies(c, pod, node, required)) return;
+  const requiredKeys = constraints.map((c) => c.topologyKey).join(',');
+  const tpValueToMatchNum = constraints.map((c) => {
+    const counted = (node: NodeInfo): boolean => nodeLabelsMatchSpreadConstraints(node.labels, constraints) && matchNodeInclusionPolicies(c, pod, node, required);
+    if (policiesAreTrivial(c, required)) return new Map(domains.totals(snapshot, c, ns, requiredKeys, counted));
+    const m = new Map<string, number>();
+    for (const node of snapshot.list) {
+      if (!counted(node)) continue;
       const v = node.labels[c.topologyKey]!;
-      const m = tpValueToMatchNum[i]!;
-      m.set(v, (m.get(v) ?? 0) + countPodsMatchSelector(node, c.selector, ns));
-    });
-  }
+      m.set(v, (m.get(v) ?? 0) + countMatching(node, c, ns));
+    }
+    return m;
+  });
   const criticalPaths = tpValueToMatchNum.map((m) => {
     const cp = new CriticalPaths();
     for (const [v, n] of m) cp.update(v, n);

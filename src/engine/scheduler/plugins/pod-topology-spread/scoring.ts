@@ -9,7 +9,9 @@ import type { NodeInfo } from '../../cache/node-info';
 import type { StateData } from '../../framework/cycle-state';
 import { MAX_NODE_SCORE } from '../../framework/interface';
 import { RequiredNodeAffinity } from '../helpers/node-affinity';
-import { countPodsMatchSelector, matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common';
+import type { Snapshot } from '../../cache/snapshot';
+import { countMatching, matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, policiesAreTrivial, type SpreadConstraint } from './common';
+import type { DomainCounts } from './domain-counts';
 
 export class PreScoreState implements StateData {
   readonly ignoredNodes = new Set<string>();
@@ -32,7 +34,8 @@ export function initPreScoreState(
   pod: Pod,
   constraints: readonly SpreadConstraint[],
   filteredNodes: readonly NodeInfo[],
-  allNodes: readonly NodeInfo[],
+  snapshot: Snapshot,
+  domains: DomainCounts,
   requireAllTopologies: boolean,
 ): PreScoreState {
   const s = new PreScoreState(constraints);
@@ -59,17 +62,27 @@ export function initPreScoreState(
   );
   const required = new RequiredNodeAffinity(pod);
   const ns = pod.metadata.namespace;
-  for (const node of allNodes) {
-    if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(node.labels, constraints)) continue;
-    constraints.forEach((c, i) => {
-      if (!matchNodeInclusionPolicies(c, pod, node, required)) return;
-      const m = s.topologyValueToPodCounts[i]!;
+  const requiredKeys = requireAllTopologies ? constraints.map((c) => c.topologyKey).join(',') : '';
+  const counted = (c: SpreadConstraint) => (node: NodeInfo): boolean =>
+    (!requireAllTopologies || nodeLabelsMatchSpreadConstraints(node.labels, constraints)) && matchNodeInclusionPolicies(c, pod, node, required);
+  for (let i = 0; i < constraints.length; i++) {
+    const c = constraints[i]!;
+    // Per-node counts (hostname) are computed in Score.
+    if (c.topologyKey === LABEL_HOSTNAME) continue;
+    const m = s.topologyValueToPodCounts[i]!;
+    if (policiesAreTrivial(c, required)) {
+      // Only domains of candidate nodes are counted.
+      const totals = domains.totals(snapshot, c, ns, requiredKeys, counted(c));
+      for (const v of m.keys()) m.set(v, totals.get(v) ?? 0);
+      continue;
+    }
+    const isCounted = counted(c);
+    for (const node of snapshot.list) {
       const v = node.labels[c.topologyKey] ?? '';
       const cur = m.get(v);
-      // Only domains of candidate nodes are counted.
-      if (cur === undefined) return;
-      m.set(v, cur + countPodsMatchSelector(node, c.selector, ns));
-    });
+      if (cur === undefined || !isCounted(node)) continue;
+      m.set(v, cur + countMatching(node, c, ns));
+    }
   }
   return s;
 }
@@ -77,12 +90,13 @@ export function initPreScoreState(
 export function scoreNode(s: PreScoreState, pod: Pod, node: NodeInfo): number {
   if (s.ignoredNodes.has(node.name)) return 0;
   let score = 0;
-  s.constraints.forEach((c, i) => {
+  for (let i = 0; i < s.constraints.length; i++) {
+    const c = s.constraints[i]!;
     const v = node.labels[c.topologyKey];
-    if (v === undefined) return;
-    const cnt = c.topologyKey === LABEL_HOSTNAME ? countPodsMatchSelector(node, c.selector, pod.metadata.namespace) : (s.topologyValueToPodCounts[i]!.get(v) ?? 0);
+    if (v === undefined) continue;
+    const cnt = c.topologyKey === LABEL_HOSTNAME ? countMatching(node, c, pod.metadata.namespace) : (s.topologyValueToPodCounts[i]!.get(v) ?? 0);
     score += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i]!);
-  });
+  }
   return Math.round(score);
 }
 
