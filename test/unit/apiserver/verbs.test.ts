@@ -121,6 +121,36 @@ describe('apiserver verbs', () => {
     assert.equal((spec.body.spec as JsonObject).replicas, 4);
   });
 
+  it('status writes keep metadata changes except the ones the strategy resets (Deployment labels)', async () => {
+    await h.req({ ...apps, verb: 'create', body: { object: deployment('web') } });
+    const res = await h.req({
+      ...apps,
+      verb: 'patch',
+      patchType: 'merge',
+      name: 'web',
+      subresource: 'status',
+      body: { object: { metadata: { annotations: { 'deployment.kubernetes.io/revision': '1' }, labels: { tier: 'x' } }, status: { observedGeneration: 1 } } },
+    });
+    assert.equal(res.code, 200);
+    assert.deepEqual(meta(res.body).annotations, { 'deployment.kubernetes.io/revision': '1' });
+    assert.equal((meta(res.body).labels as JsonObject | undefined)?.tier, undefined);
+    await h.req({ verb: 'create', resource: 'serviceaccounts', namespace: 'default', body: { object: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } } });
+    const pod = await h.req({ verb: 'create', resource: 'pods', namespace: 'default', body: { object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } });
+    assert.equal(pod.code, 201);
+    const podStatus = await h.req({
+      verb: 'patch',
+      patchType: 'merge',
+      resource: 'pods',
+      namespace: 'default',
+      name: 'p',
+      subresource: 'status',
+      body: { object: { metadata: { labels: { a: 'c' }, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'n', uid: 'u' }] }, status: { phase: 'Running' } } },
+    });
+    assert.equal(podStatus.code, 200);
+    assert.deepEqual(meta(podStatus.body).labels, { a: 'c' });
+    assert.equal(meta(podStatus.body).ownerReferences, undefined);
+  });
+
   it('list filters by label and field selectors and pages with kube-apiserver continue tokens', async () => {
     for (const [n, tier] of [['a', 'web'], ['b', 'db'], ['c', 'web'], ['d', 'web']] as const) {
       await h.req({ verb: 'create', resource: 'configmaps', namespace: 'default', body: { object: configMap(n, {}, { tier }) } });

@@ -58,20 +58,39 @@ export function genericStrategy(type: ResourceInfo, o: GenericOptions = {}): Str
 }
 
 /**
- * The status subresource's update (ResetObjectMetaForStatus plus "spec is ignored"): only status
- * changes; metadata that users own is kept from the stored object.
+ * The status subresource's PrepareForUpdate: the new object with the old spec (every top-level
+ * field but metadata and status), as upstream's status strategies do. Metadata changes made
+ * through status are kept -- controllers rely on it (the Deployment controller writes its
+ * revision annotation with its status) -- except what a resource's strategy resets:
+ * Deployment labels, Pod owner references.
  */
-export function prepareStatusUpdate(obj: KubeObject, old: KubeObject): KubeObject {
-  const next: KubeObject = structuredClone(old);
-  if (obj.status === undefined) delete next.status;
-  else next.status = obj.status;
-  const m = obj.metadata;
-  next.metadata = {
-    ...old.metadata,
-    resourceVersion: m.resourceVersion,
-    managedFields: m.managedFields ?? old.metadata.managedFields,
+export function prepareStatusUpdate(group: string, resource: string): (obj: KubeObject, old: KubeObject) => KubeObject {
+  const resetMeta = STATUS_METADATA_RESETS[`${group}/${resource}`] ?? [];
+  return (obj, old) => {
+    const next: KubeObject = { ...obj };
+    for (const key of Object.keys(next)) {
+      if (!KEPT_ON_STATUS_UPDATE.has(key) && !(key in old)) delete next[key];
+    }
+    for (const [key, value] of Object.entries(old)) {
+      if (!KEPT_ON_STATUS_UPDATE.has(key)) next[key] = structuredClone(value);
+    }
+    if (resetMeta.length > 0) {
+      const meta = { ...obj.metadata };
+      for (const field of resetMeta) {
+        const value = old.metadata[field];
+        if (value === undefined) delete meta[field];
+        else meta[field] = structuredClone(value);
+      }
+      next.metadata = meta;
+    }
+    return next;
   };
-  if (next.metadata.resourceVersion === undefined) delete next.metadata.resourceVersion;
-  if (next.metadata.managedFields === undefined) delete next.metadata.managedFields;
-  return next;
 }
+
+const KEPT_ON_STATUS_UPDATE = new Set(['apiVersion', 'kind', 'metadata', 'status']);
+
+/** Metadata a status update may not change, per resource (each pkg/registry strategy.go). */
+const STATUS_METADATA_RESETS: Record<string, readonly string[]> = {
+  'apps/deployments': ['labels'],
+  '/pods': ['ownerReferences'],
+};
