@@ -12,7 +12,7 @@ const cm = (name: string, data: Record<string, string> = {}): KubeObject => ({ a
 
 async function setup(): Promise<{ h: Harness; client: Client }> {
   const h = await harness();
-  const client = new Client({ server: h.server, user: controllerUser('deployment'), userAgent: componentUserAgent('kube-controller-manager', 'deployment-controller') });
+  const client = new Client({ server: h.server, user: controllerUser('deployment-controller'), userAgent: componentUserAgent('kube-controller-manager', 'deployment-controller') });
   await client.resource(NAMESPACES).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
   return { h, client };
 }

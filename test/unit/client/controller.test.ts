@@ -17,9 +17,9 @@ const cm = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap',
 
 async function setup(sync: SyncFunction, extra: { maxRetries?: number } = {}): Promise<{ h: Harness; admin: Client; loop: Controller; reconciles: () => ReconcileRecord[] }> {
   const h = await harness();
-  const admin = new Client({ server: h.server, user: controllerUser('admin'), userAgent: 'kubectl/v1.35.0' });
+  const admin = new Client({ server: h.server, user: controllerUser('admin-controller'), userAgent: 'kubectl/v1.35.0' });
   await admin.resource(NAMESPACES).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
-  const client = new Client({ server: h.server, user: controllerUser('copier'), userAgent: componentUserAgent('kube-controller-manager', 'copier-controller') });
+  const client = new Client({ server: h.server, user: controllerUser('copier-controller'), userAgent: componentUserAgent('kube-controller-manager', 'copier-controller') });
   const factory = new SharedInformerFactory({ client, clock: h.clock, random: new Random('t'), component: 'kube-controller-manager' });
   const informer = factory.informerFor(CONFIGMAPS);
   const loop = new Controller({ name: 'copier', client, clock: h.clock, trace: h.server.trace, sync, workers: 2, informers: [informer], ...extra });

@@ -189,7 +189,7 @@ describe('client/events: EventCorrelator (events_cache_test.go)', () => {
 
 async function setup(): Promise<{ h: Harness; client: Client; target: KubeObject }> {
   const h = await harness();
-  const client = new Client({ server: h.server, user: controllerUser('deployment'), userAgent: componentUserAgent('kube-controller-manager', 'deployment-controller') });
+  const client = new Client({ server: h.server, user: controllerUser('deployment-controller'), userAgent: componentUserAgent('kube-controller-manager', 'deployment-controller') });
   await client.resource(NAMESPACES).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } });
   const target = await client.resource(CONFIGMAPS, 'default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web' } });
   return { h, client, target };

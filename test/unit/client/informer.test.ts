@@ -222,7 +222,7 @@ describe('client/informer', () => {
         authorize: (a) => (deny && a.resource === 'configmaps' && a.verb === 'list' ? { decision: 'NoOpinion', reason: '' } : { decision: 'Allow', reason: 'test' }),
       }),
     });
-    const client = new Client({ server: h.server, user: controllerUser('x'), userAgent: componentUserAgent('kube-controller-manager') });
+    const client = new Client({ server: h.server, user: controllerUser('x-controller'), userAgent: componentUserAgent('kube-controller-manager') });
     const factory = new SharedInformerFactory({ client, clock: h.clock, random: new Random('informers'), component: 'kube-controller-manager' });
     const informer = factory.informerFor(CONFIGMAPS);
     informer.addEventHandler(handler);

@@ -51,11 +51,12 @@ export function serviceAccountUser(namespace: string, name: string, uid = ''): U
 }
 
 /**
- * A controller of kube-controller-manager running with --use-service-account-credentials:
- * `deployment` -> system:serviceaccount:kube-system:deployment-controller.
+ * A controller of kube-controller-manager running with --use-service-account-credentials, by
+ * its service account (the suffix of its bootstrap role): `deployment-controller`,
+ * `generic-garbage-collector`, `persistent-volume-binder` -> system:serviceaccount:kube-system:<name>.
  */
-export function controllerUser(controller: string): UserInfo {
-  return serviceAccountUser('kube-system', `${controller}-controller`);
+export function controllerUser(serviceAccount: string): UserInfo {
+  return serviceAccountUser('kube-system', serviceAccount);
 }
 
 export function nodeUser(nodeName: string): UserInfo {
