@@ -72,8 +72,8 @@ export function nodeAllocatable(config: NodeConfig): Record<string, string> {
   const storage = quantity(capacity['ephemeral-storage']!).value();
   return {
     ...capacity,
-    'ephemeral-storage': Quantity.fromInt(Math.max(0, storage - Math.floor(storage * EVICTION_HARD_NODEFS_FRACTION)), 'BinarySI').toString(),
-    memory: Quantity.fromInt(Math.max(0, memory - EVICTION_HARD_MEMORY_BYTES), 'BinarySI').toString(),
+    'ephemeral-storage': asStored(Math.max(0, storage - Math.floor(storage * EVICTION_HARD_NODEFS_FRACTION))),
+    memory: asStored(Math.max(0, memory - EVICTION_HARD_MEMORY_BYTES)),
   };
 }
 
@@ -152,6 +152,11 @@ export function nodeStatusChanged(before: JsonObject | undefined, after: JsonObj
     conditions: Array.isArray(s.conditions) ? s.conditions.map((c) => (typeof c === 'object' && c !== null && !Array.isArray(c) ? { ...c, lastHeartbeatTime: null } : c)) : s.conditions,
   });
   return !deepEqual(strip(before), strip(after));
+}
+
+/** A byte count as the API server stores it (it parses what the kubelet sends and writes it canonically). */
+function asStored(bytes: number): string {
+  return canonical(Quantity.fromInt(bytes, 'BinarySI').toString());
 }
 
 function canonical(text: string): string {

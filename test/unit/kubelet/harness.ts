@@ -20,6 +20,8 @@ export interface KubeletHarness {
   events(namespace?: string, filter?: (e: CoreEventLike) => boolean): Promise<string[]>;
   rawEvents(namespace?: string): Promise<CoreEventLike[]>;
   records(): KubeletRecord[];
+  /** Every version of the pods the API server stores from now on: virtual second, event type, pod. */
+  watchPods(): Promise<{ t: number; type: string; pod: Pod }[]>;
   /** Virtual ms since the harness started. */
   elapsed(): number;
   close(): Promise<void>;
@@ -75,6 +77,13 @@ export async function kubeletHarness(nodes: Partial<NodeConfig>[] = [{}]): Promi
       return (await rawEvents(ns)).filter((e) => !filter || filter(e)).map((e) => `${e.type} ${e.reason} ${e.message}`);
     },
     records: () => cluster.trace.records().filter((r): r is KubeletRecord => r.type === 'kubelet.action'),
+    async watchPods() {
+      const seen: { t: number; type: string; pod: Pod }[] = [];
+      await pods().watch({}, (e) => {
+        if (e.type !== 'BOOKMARK') seen.push({ t: (cluster.clock.now() - start) / 1000, type: e.type, pod: e.object as unknown as Pod });
+      });
+      return seen;
+    },
     elapsed: () => cluster.clock.now() - start,
     close: () => cluster.close(),
   };

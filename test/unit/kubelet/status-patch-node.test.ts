@@ -59,7 +59,7 @@ describe('kubelet/node-status', () => {
 
   it('keeps the hard eviction thresholds out of allocatable', () => {
     assert.deepEqual(nodeCapacity(config), { cpu: '4', 'ephemeral-storage': '100Gi', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16Gi', pods: '110' });
-    assert.deepEqual(nodeAllocatable(config), { cpu: '4', 'ephemeral-storage': '96636764000', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16284Mi', pods: '110' });
+    assert.deepEqual(nodeAllocatable(config), { cpu: '4', 'ephemeral-storage': '96636764k', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16284Mi', pods: '110' });
     // A real node: 51290092Ki of disk leaves 47268948709 bytes allocatable (the float32 10%).
     assert.deepEqual(nodeAllocatable({ ...config, cpu: 8, memory: '32Gi', ephemeralStorage: '51290092Ki', pods: 250 }), {
       cpu: '8', 'ephemeral-storage': '47268948709', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '32668Mi', pods: '250',
