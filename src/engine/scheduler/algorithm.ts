@@ -218,13 +218,27 @@ export function filterVerdicts(trace: CycleTrace): FilterVerdict[] | undefined {
   }));
 }
 
+/** The k highest totals, highest first (earlier nodes first among equals), without sorting them all. */
+function topScored(nodes: readonly NodeInfo[], totals: Float64Array, k: number): RankedNode[] {
+  const top: RankedNode[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const score = totals[i]!;
+    if (top.length === k && score <= top[k - 1]!.score) continue;
+    let at = top.length;
+    while (at > 0 && top[at - 1]!.score < score) at--;
+    top.splice(at, 0, { node: nodes[i]!.name, score });
+    if (top.length > k) top.pop();
+  }
+  return top;
+}
+
 /** Raw, normalized and weighted scores per node, and the ranking (all nodes, or the top 3). */
 export function scoreDetails(trace: CycleTrace, detail: RecordDetail): { scores?: NodeScores[]; ranking: RankedNode[] } {
   const t = trace.scores;
   const nodes = trace.scoredNodes;
   if (!t || !nodes) return { ranking: [] };
+  if (detail !== 'full') return { ranking: topScored(nodes, t.totals, HIGHEST_SCORED_NODES_TO_REPORT) };
   const ranking = nodes.map((n, i) => ({ node: n.name, score: t.totals[i]! })).sort((a, b) => b.score - a.score);
-  if (detail !== 'full') return { ranking: ranking.slice(0, HIGHEST_SCORED_NODES_TO_REPORT) };
   const scores = nodes.map((n, i) => ({
     node: n.name,
     raw: t.raw.map((r) => r[i]!),

@@ -81,6 +81,7 @@ export function scheduleOne(core: SchedulerCore, pInfo: QueuedPodInfo): void {
     } else {
       failure = { status: new Status(Code.Unschedulable), fitError: { diagnosis: result.diagnosis, numAllNodes: result.numAllNodes }, nominatingInfo: null };
       if (core.framework.hasPostFilterPlugins()) {
+        if (core.preemption) core.preemption.lastOutcome = null;
         const post = core.framework.runPostFilterPlugins(state, pInfo.podInfo, result.diagnosis.nodeToStatus);
         result.diagnosis.postFilterMsg = post.status.message();
         failure.nominatingInfo = post.nominatingInfo;

@@ -14,7 +14,7 @@ import { Snapshot } from './cache/snapshot';
 import { onAdd, onDelete, onUpdate, type EventTarget } from './eventhandlers';
 import type { FrameworkRunner, Handle } from './framework/interface';
 import { Framework } from './framework/runtime';
-import type { SchedulerHost, SchedulerListers, WatchedKind } from './host';
+import type { SchedulerHost, WatchedKind } from './host';
 import { DefaultPreemption } from './plugins/default-preemption';
 import { defaultPlugins } from './plugins/registry';
 import { SchedulingQueue, type QueueOptions } from './queue/scheduling-queue';
@@ -97,29 +97,21 @@ export class Scheduler implements EventTarget {
     if (this.queue.hasPoppable()) this.kick();
   }
 
+  /** What plugins may use; built before the queue exists, so queue access is deferred. */
   private handle(): Handle {
-    const self = this;
     return {
-      get clock(): Clock {
-        return self.clock;
-      },
-      get random(): Random {
-        return self.random;
-      },
-      get host(): SchedulerHost {
-        return self.host;
-      },
-      get listers(): SchedulerListers {
-        return self.host.listers;
-      },
-      snapshot: () => self.snapshot,
-      nominatedPodsForNode: (node: string): readonly PodInfo[] => self.queue.nominatedPodsForNode(node),
-      framework: (): FrameworkRunner => self.framework,
-      activate: (pods: readonly Pod[]) => self.queue.activate(pods),
-      latestPod: (ns: string, name: string) => self.latestPod(ns, name),
+      clock: this.clock,
+      random: this.random,
+      host: this.host,
+      listers: this.host.listers,
+      snapshot: () => this.snapshot,
+      nominatedPodsForNode: (node: string): readonly PodInfo[] => this.queue.nominatedPodsForNode(node),
+      framework: (): FrameworkRunner => this.framework,
+      activate: (pods: readonly Pod[]) => this.queue.activate(pods),
+      latestPod: (ns: string, name: string) => this.latestPod(ns, name),
       clearNominatedNodeName: (pods: readonly Pod[]) => {
         for (const pod of pods) {
-          void self.host.updatePodStatus(pod, { nominatedNodeName: '' }).catch(() => {
+          void this.host.updatePodStatus(pod, { nominatedNodeName: '' }).catch(() => {
             // Logged upstream only; the pod's next attempt corrects its nomination.
           });
         }

@@ -5,7 +5,7 @@
  */
 import { Clock } from '../../../src/engine/clock';
 import { Random } from '../../../src/engine/random';
-import type { Node, Pod, PodCondition, PodDisruptionBudget, Namespace, Service, SelectingWorkload } from '../../../src/engine/scheduler/api';
+import type { Namespace, Node, PersistentVolumeClaim, Pod, PodCondition, PodDisruptionBudget, SelectingWorkload, Service } from '../../../src/engine/scheduler/api';
 import type { PodStatusUpdate, SchedulerEvent, SchedulerHost, SchedulerListers } from '../../../src/engine/scheduler/host';
 import type { RecordDetail, SchedulerRecordDraft } from '../../../src/engine/scheduler/record';
 import { Scheduler } from '../../../src/engine/scheduler/scheduler';
@@ -30,6 +30,7 @@ export class FakeCluster implements SchedulerHost {
   readonly replicaSets = new Map<string, SelectingWorkload>();
   readonly namespaces = new Map<string, Namespace>();
   readonly pdbs: PodDisruptionBudget[] = [];
+  readonly pvcs = new Map<string, PersistentVolumeClaim>();
   bindings = 0;
   detail: RecordDetail;
   private rv = 1;
@@ -57,7 +58,7 @@ export class FakeCluster implements SchedulerHost {
     statefulSet: () => undefined,
     replicationController: () => undefined,
     podDisruptionBudgets: () => this.pdbs,
-    persistentVolumeClaim: () => undefined,
+    persistentVolumeClaim: (ns, name) => this.pvcs.get(`${ns}/${name}`),
     persistentVolume: () => undefined,
     storageClass: () => undefined,
   };

@@ -290,3 +290,34 @@ describe('scheduler: PreFilter results in the FitError message', () => {
     ]);
   });
 });
+
+describe('scheduler: volumes (VolumeBinding, as far as kubesim has volumes)', () => {
+  const withClaim = (name: string): ReturnType<typeof makePod> => makePod(name, { spec: { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] } });
+
+  it('reports a missing PersistentVolumeClaim', async () => {
+    const c = new FakeCluster();
+    c.addNode(makeNode('n'));
+    c.addPod(withClaim('p'));
+    await c.clock.settle();
+    assert.deepEqual(c.notes('FailedScheduling'), [
+      '0/1 nodes are available: persistentvolumeclaim "data" not found. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
+    ]);
+  });
+
+  it('reports an unbound claim with Immediate binding, and schedules once it is bound', async () => {
+    const c = new FakeCluster();
+    c.addNode(makeNode('n'));
+    const pvc = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'default' }, spec: {} };
+    c.pvcs.set('default/data', pvc);
+    c.addPod(withClaim('p'));
+    await c.clock.settle();
+    assert.deepEqual(c.notes('FailedScheduling'), [
+      '0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
+    ]);
+    const bound = { ...pvc, spec: { volumeName: 'pv-1' } };
+    c.pvcs.set('default/data', bound);
+    c.scheduler.onUpdate('PersistentVolumeClaim', pvc, bound);
+    await c.clock.settle();
+    assert.equal(c.nodeOf('p'), 'n');
+  });
+});
