@@ -124,7 +124,7 @@ export class SchedulingQueue {
     for (const q of [this.activeQ, this.backoffQ, this.errorBackoffQ]) {
       const pInfo = q.get(key);
       if (pInfo) {
-        pInfo.podInfo = new PodInfo(newPod);
+        pInfo.podInfo = new PodInfo(newPod, pInfo.podInfo);
         q.addOrUpdate(pInfo);
         this.nominator.update(oldPod, pInfo.podInfo);
         return;
@@ -132,7 +132,7 @@ export class SchedulingQueue {
     }
     const pInfo = this.unschedulable.get(key);
     if (pInfo) {
-      pInfo.podInfo = new PodInfo(newPod);
+      pInfo.podInfo = new PodInfo(newPod, pInfo.podInfo);
       this.nominator.update(oldPod, pInfo.podInfo);
       for (const ev of podSchedulingPropertiesChange(newPod, oldPod)) {
         if (pInfo.gated() && !pInfo.gatingPluginEvents.some((r) => matchClusterEvents(r as HintRegistration['event'], ev))) continue;
