@@ -60,3 +60,15 @@ export const NODE_LEASE_DURATION_SECONDS = 40;
 export const NODE_LEASE_RENEW_INTERVAL_MS = 10_000;
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 export const KUBELET_PORT = 10250;
+
+/**
+ * The addresses of the index-th node (from 0) of a cluster, as kind lays them out: node IPs in
+ * 172.18.0.0/16 from .2, pod ranges 10.244.<n>.0/24 from 10.244.1.0/24 (kubeadm's 10.244.0.0/16
+ * pod subnet), continuing in 10.128.0.0/9 for clusters beyond 254 nodes.
+ */
+export function nodeAddresses(index: number): { internalIP: string; podCIDR: string } {
+  const host = index + 2;
+  const range = index + 1;
+  const podCIDR = range < 255 ? `10.244.${range}.0/24` : `10.${128 + (range >> 8)}.${range & 255}.0/24`;
+  return { internalIP: `172.18.${host >> 8}.${host & 255}`, podCIDR };
+}

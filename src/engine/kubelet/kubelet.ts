@@ -30,7 +30,7 @@ import { MESSAGE, nodeRef, REASON, type EventSink } from './events';
 import { ImageService } from './images';
 import { IpAllocator } from './ip-allocator';
 import { NodeLease } from './lease';
-import { formatLogLine, limitBytes, logContainerID, selectLines, type LogLine, type LogOptions } from './logs';
+import { formatLogLine, limitBytes, logContainerID, selectLines, type LogOptions } from './logs';
 import { nodeAllocatable, nodeLabels } from './node-status';
 import { NodeSync } from './node-sync';
 import { PodWorker, type KubeletContext } from './pod-workers';
@@ -47,9 +47,10 @@ export interface KubeletOptions {
   trace?: TraceBuffer;
 }
 
+/** A container's output for the API server's pods/log: the text so far and, while it runs, more. */
 export interface LogStream {
-  /** Stops following; the stream's end callback is not called. */
-  stop(): void;
+  text: string;
+  subscribe?(onText: (text: string) => void, onEnd: () => void): () => void;
 }
 
 export class Kubelet {
@@ -167,57 +168,29 @@ export class Kubelet {
    * serves it to the API server's pods/log. Errors are the Status the API server returns.
    */
   logs(namespace: string, pod: string, container: string, options: LogOptions = {}): string {
-    const lines = this.logLines(namespace, pod, container, options);
-    return limitBytes(lines.map((l) => formatLogLine(l, options.timestamps)).join(''), options.limitBytes);
+    return this.openLogs(namespace, pod, container, options).text;
   }
 
   /**
-   * `kubectl logs -f`: what `logs` returns, then each new line as the container writes it,
-   * until the container instance exits (`onEnd`) or the caller stops.
+   * What `logs` returns, plus, unless the instance has exited, a way to follow it (`kubectl logs
+   * -f`): each new line as the container writes it, then the end when the instance exits.
+   * Subscribing returns the unsubscribe function. limitBytes applies to the text only; a
+   * follower counts the rest itself.
    */
-  followLogs(namespace: string, pod: string, container: string, options: LogOptions, onData: (chunk: string) => void, onEnd: () => void): LogStream {
+  openLogs(namespace: string, pod: string, container: string, options: LogOptions = {}): LogStream {
     const instance = this.logInstance(namespace, pod, container, options);
-    let budget = options.limitBytes ?? Infinity;
-    let stopped = false;
-    let unfollow = (): void => undefined;
-    const send = (text: string): void => {
-      if (stopped) return;
-      const chunk = limitBytes(text, budget);
-      budget -= new TextEncoder().encode(chunk).length;
-      if (chunk) onData(chunk);
-      if (budget <= 0) {
-        stopped = true;
-        unfollow();
-        onEnd();
-      }
-    };
-    for (const l of selectLines(instance.logs.all(), options, this.clock.now())) send(formatLogLine(l, options.timestamps));
-    if (!stopped) {
-      unfollow = instance.logs.follow(
-        (line) => send(formatLogLine(line, options.timestamps)),
-        () => {
-          if (!stopped) {
-            stopped = true;
-            onEnd();
-          }
-        },
-      );
-    }
+    const lines = selectLines(instance.logs.all(), options, this.clock.now());
+    const text = limitBytes(lines.map((l) => formatLogLine(l, options.timestamps)).join(''), options.limitBytes);
+    if (instance.logs.isEnded) return { text };
     return {
-      stop: () => {
-        stopped = true;
-        unfollow();
-      },
+      text,
+      subscribe: (onText, onEnd) => instance.logs.follow((line) => onText(formatLogLine(line, options.timestamps)), onEnd),
     };
   }
 
   /** The kubelet's current view of a pod's status (for tests and the HTTP facade's diagnostics). */
   podStatus(namespace: string, pod: string) {
     return this.byName.get(`${namespace}/${pod}`)?.currentStatus();
-  }
-
-  private logLines(namespace: string, pod: string, container: string, options: LogOptions): LogLine[] {
-    return selectLines(this.logInstance(namespace, pod, container, options).logs.all(), options, this.clock.now());
   }
 
   private logInstance(namespace: string, pod: string, container: string, options: LogOptions) {

@@ -283,12 +283,15 @@ describe('kubelet: pods', () => {
     await h.cluster.advance(5000);
     assert.equal(h.kubelet.logs('default', 'web', 'nginx'), 'starting nginx (image docker.io/library/nginx:1.27)\nlistening on :80\n');
     assert.equal(h.kubelet.logs('default', 'web', 'nginx', { timestamps: true, tailLines: 1 }), '2025-01-01T00:00:04.484000000Z listening on :80\n');
+    const stream = h.kubelet.openLogs('default', 'web', 'nginx', { tailLines: 1 });
+    assert.equal(stream.text, 'listening on :80\n');
     const chunks: string[] = [];
     let ended = false;
-    h.kubelet.followLogs('default', 'web', 'nginx', {}, (c) => chunks.push(c), () => (ended = true));
+    stream.subscribe!((c) => chunks.push(c), () => (ended = true));
     await h.cluster.advance(30_000);
     assert.equal(ended, true);
-    assert.deepEqual(chunks, ['starting nginx (image docker.io/library/nginx:1.27)\n', 'listening on :80\n', 'work complete, exiting with code 0\n']);
+    assert.deepEqual(chunks, ['work complete, exiting with code 0\n']);
+    assert.equal(h.kubelet.openLogs('default', 'web', 'nginx', { previous: true }).subscribe, undefined, 'an exited instance has nothing more to follow');
     assert.match(h.kubelet.logs('default', 'web', 'nginx', { previous: true }), /work complete/);
     assert.throws(() => h.kubelet.logs('default', 'nope', 'nginx'), /pod "nope" does not exist/);
     await h.close();
