@@ -50,7 +50,10 @@ export class RequestContext {
   readonly warnings: string[] = [];
   user: UserInfo | undefined;
   impersonatedBy: string | undefined;
+  /** The last etcd revision this request wrote. */
   revision: number | undefined;
+  /** Every revision this request wrote, in order (a delete that completes an update writes two). */
+  readonly revisions: number[] = [];
   /** The field errors of a failed validation stage. */
   fieldErrors: ErrorList | undefined;
 
@@ -65,6 +68,11 @@ export class RequestContext {
 
   get dryRun(): boolean {
     return this.options.dryRun === true;
+  }
+
+  wrote(revision: number): void {
+    this.revision = revision;
+    this.revisions.push(revision);
   }
 
   stage(result: StageResult): void {

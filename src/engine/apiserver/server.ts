@@ -11,6 +11,10 @@ import type { JsonObject } from '../api/types';
 import type { Store } from '../store/types';
 import { TraceBuffer } from '../trace/buffer';
 import type { ApiRequestRecord } from '../trace/apiserver';
+import { summarizeChange } from '../trace/diff';
+import type { RevisionRecord } from '../trace/revision';
+import type { CacheEvent } from './storage/watch-cache';
+import type { ResourceStorage } from './storage/resource-storage';
 import { defaultAdmissionPlugins } from './admission';
 import type { AdmissionContext, AdmissionPlugin } from './admission/types';
 import { authenticate } from './authenticate';
@@ -89,6 +93,8 @@ class Server implements ApiServer, ServerParts {
   private readonly strategies = new Map<string, Strategy>();
   private readonly compactor: Compactor;
   private bookmarkTimer: ReturnType<Clock['setTimer']> | undefined;
+  /** Revisions written by requests whose store events have not come through the caches yet. */
+  private readonly writers = new Map<number, { request: number; user: string }>();
 
   constructor(options: ApiServerOptions) {
     this.clock = options.clock;
@@ -122,6 +128,7 @@ class Server implements ApiServer, ServerParts {
   }
 
   async start(): Promise<void> {
+    for (const s of this.storage.all()) s.cache.observer = (event) => this.recordRevision(s, event);
     await this.storage.start();
     for (const svc of await this.storage.list({ group: '', resource: 'services' })) this.allocators.restore(svc);
     this.compactor.start();
@@ -236,9 +243,37 @@ class Server implements ApiServer, ServerParts {
     );
   }
 
+  /** One record per etcd revision, caused by the request that wrote it (DESIGN invariant 2). */
+  private recordRevision(s: ResourceStorage, event: CacheEvent): void {
+    const writer = this.writers.get(event.revision);
+    this.writers.delete(event.revision);
+    const meta = event.object.metadata;
+    const operation = event.type === 'ADDED' ? 'create' : event.type === 'DELETED' ? 'delete' : 'update';
+    this.trace.emit<RevisionRecord>({
+      type: 'store.revision',
+      component: 'etcd',
+      cause: writer?.request,
+      revision: event.revision,
+      key: event.key,
+      operation,
+      group: s.type.group,
+      resource: s.type.resource,
+      namespace: meta.namespace,
+      name: meta.name ?? '',
+      actor: writer?.user,
+      change: operation === 'update' ? summarizeChange(event.prevObject, event.object) : operation === 'create' ? 'created' : 'deleted',
+    });
+  }
+
   private record(ctx: RequestContext, code: number, body: JsonObject, path?: string): ApiRequestRecord {
     const r = ctx.request;
     const failed = code >= 400;
+    const record = this.emitRequest(ctx, r, failed, code, body, path);
+    for (const revision of ctx.revisions) this.writers.set(revision, { request: record.id, user: record.user });
+    return record;
+  }
+
+  private emitRequest(ctx: RequestContext, r: ApiRequest, failed: boolean, code: number, body: JsonObject, path: string | undefined): ApiRequestRecord {
     return this.trace.emit<ApiRequestRecord>({
       type: 'api.request',
       component: 'kube-apiserver',

@@ -5,8 +5,9 @@
 import type { ApiRequestRecord } from './apiserver';
 import type { KubeletRecord } from './kubelet';
 import type { ReconcileRecord } from './reconcile';
+import type { RevisionRecord } from './revision';
 
-export type TraceRecord = ApiRequestRecord | ReconcileRecord | KubeletRecord;
+export type TraceRecord = ApiRequestRecord | ReconcileRecord | KubeletRecord | RevisionRecord;
 
 export type TraceRecordType = TraceRecord['type'];
 

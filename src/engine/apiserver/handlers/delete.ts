@@ -149,7 +149,7 @@ async function deleteValidation(ctx: RequestContext, t: Target, existing: KubeOb
 }
 
 function recordStorage(ctx: RequestContext, key: string, revision: number | undefined, detail: string): void {
-  if (revision !== undefined) ctx.revision = revision;
+  if (revision !== undefined) ctx.wrote(revision);
   ctx.stage({ stage: 'storage', verdict: revision === undefined ? 'skipped' : 'passed', rule: key, detail: ctx.dryRun ? `dry run: ${detail}` : detail });
 }
 

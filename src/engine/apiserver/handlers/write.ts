@@ -30,7 +30,7 @@ import { checkEscalation } from './rbac-escalation';
 const MAX_NAME_GENERATION_ATTEMPTS = 8;
 
 function stored(ctx: RequestContext, t: Target, result: WriteResult, verb: string): KubeObject {
-  if (result.revision !== undefined) ctx.revision = result.revision;
+  if (result.revision !== undefined) ctx.wrote(result.revision);
   const detail = ctx.dryRun ? `dry run: ${verb} not stored` : result.revision === undefined ? 'no change' : `${verb} at revision ${result.revision}`;
   ctx.stage({ stage: 'storage', verdict: result.revision === undefined ? 'skipped' : 'passed', rule: t.storage.key(t.namespace, result.object.metadata.name ?? ''), detail });
   return result.object;
@@ -176,7 +176,7 @@ async function deleteWithoutFinalizers(ctx: RequestContext, t: Target, key: stri
   if (!current) return obj;
   const result = await t.storage.delete(key, current, ctx.dryRun);
   if (!result) throw internalServerError(`the object ${key} changed while it was being deleted`);
-  if (result.revision !== undefined) ctx.revision = result.revision;
+  if (result.revision !== undefined) ctx.wrote(result.revision);
   t.strategy.afterDelete?.(current.object);
   ctx.stage({ stage: 'storage', verdict: 'passed', rule: key, detail: 'deleted: no finalizers left' });
   return obj;

@@ -63,6 +63,8 @@ export class WatchCache {
   private readonly watchers = new Set<Watcher>();
   private storeWatch: Watch | undefined;
   private bookmarkPending = false;
+  /** Told of every event as it comes out of the store (the API server's revision records). */
+  observer: ((event: CacheEvent) => void) | undefined;
 
   constructor(
     private readonly store: Store,
@@ -195,6 +197,7 @@ export class WatchCache {
       this.removedSinceList = true;
     }
     this.trimHistory();
+    this.observer?.(event);
     for (const w of this.watchers) this.deliver(w, event);
   }
 
