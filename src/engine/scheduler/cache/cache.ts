@@ -27,20 +27,8 @@ export class Cache {
   private readonly dirty = new Set<string>();
   private treeChanged = true;
 
-  nodeCount(): number {
-    return this.tree.numNodes;
-  }
-
-  podCount(): number {
-    return this.podStates.size;
-  }
-
   isAssumedPod(uid: string): boolean {
     return this.assumed.has(uid);
-  }
-
-  getPod(uid: string): PodInfo | undefined {
-    return this.podStates.get(uid)?.pi;
   }
 
   /** AssumePod: `pi` carries the chosen node in spec.nodeName. */

@@ -66,7 +66,6 @@ export const EVENTS = {
   AssignedPodDelete: ev('AssignedPod', Action.Delete, 'AssignedPodDelete'),
   UnscheduledPodAdd: ev('UnscheduledPod', Action.Add, 'UnscheduledPodAdd'),
   UnscheduledPodUpdate: ev('UnscheduledPod', Action.Update, 'UnscheduledPodUpdate'),
-  UnscheduledPodDelete: ev('UnscheduledPod', Action.Delete, 'UnscheduledPodDelete'),
   UnschedulableTimeout: ev('*', Action.All, 'UnschedulableTimeout'),
   ForceActivate: ev('*', Action.All, 'ForceActivate'),
 } as const;

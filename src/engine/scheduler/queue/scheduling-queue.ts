@@ -248,11 +248,6 @@ export class SchedulingQueue {
     };
   }
 
-  queuedPodInfo(namespace: string, name: string): QueuedPodInfo | undefined {
-    const key = `${namespace}/${name}`;
-    return this.activeQ.get(key) ?? this.backoffQ.get(key) ?? this.errorBackoffQ.get(key) ?? this.unschedulable.get(key);
-  }
-
   /** calculateBackoffDuration: 1 s doubling per attempt, capped at 10 s; none before any attempt. */
   backoffDuration(pInfo: QueuedPodInfo): number {
     if (pInfo.attempts === 0) return 0;
