@@ -11,6 +11,7 @@ import { controllerUser } from '../../../src/engine/apiserver/authn/user';
 import { Random } from '../../../src/engine/random';
 import type { KubeObject } from '../../../src/engine/api/types';
 import type { ReconcileRecord } from '../../../src/engine/trace/reconcile';
+import type { RevisionRecord } from '../../../src/engine/trace/revision';
 import type { ApiRequestRecord } from '../../../src/engine/trace/apiserver';
 
 const cm = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { v: name } });
@@ -45,23 +46,25 @@ const copier: SyncFunction = async (key, ctx) => {
 };
 
 describe('client/controller', () => {
-  it('records each reconcile with its trigger revision, the request that wrote it, and the requests it sent', async () => {
+  it('records each reconcile with its trigger revision (caused by the etcd revision, caused by the request that wrote it) and the requests it sent (caused by the reconcile)', async () => {
     const { h, admin, reconciles } = await setup(copier);
     const created = await admin.resource(CONFIGMAPS, 'default').create(cm('a'));
     await h.clock.settle();
     const [r] = reconciles();
     assert.ok(r);
     const writer = h.server.trace.records().find((x): x is ApiRequestRecord => x.type === 'api.request' && x.verb === 'create' && x.name === 'a')!;
+    const revision = h.server.trace.records().find((x): x is RevisionRecord => x.type === 'store.revision' && x.revision === writer.revision)!;
+    assert.equal(revision.cause, writer.id);
     assert.equal(r.component, 'copier-controller');
     assert.equal(r.key, 'default/a');
     assert.equal(r.trigger, 'event');
     assert.equal(r.revision, Number(created.metadata.resourceVersion));
-    assert.equal(r.cause, writer.id);
+    assert.equal(r.cause, revision.id);
     assert.equal(r.observed, `source at ${created.metadata.resourceVersion}`);
     assert.equal(r.outcome, 'done');
     const sent = r.requests.map((id) => h.server.trace.get(id) as ApiRequestRecord);
     assert.deepEqual(sent.map((x) => `${x.verb} ${x.name} ${x.code}`), ['get a 200', 'create copy-a 201']);
-    assert.deepEqual(sent.map((x) => x.cause), [writer.id, writer.id]);
+    assert.deepEqual(sent.map((x) => x.cause), [r.id, r.id]);
     assert.deepEqual(sent.map((x) => x.user), ['system:serviceaccount:kube-system:copier-controller', 'system:serviceaccount:kube-system:copier-controller']);
     await h.close();
   });

@@ -152,10 +152,13 @@ export class Controller {
     this.delayed.delete(key);
     const requests: number[] = [];
     let observed: string | undefined;
+    // The reconcile's record is written when it ends; its id is taken now so that the requests
+    // and events it sends can name it as their cause.
+    const id = this.options.trace.reserve();
     const ctx: ReconcileContext = {
       key,
-      cause: trigger.cause,
-      client: this.options.client.scoped(trigger.cause, (id) => requests.push(id)),
+      cause: id,
+      client: this.options.client.scoped(id, (requestId) => requests.push(requestId)),
       observe: (summary) => {
         observed = summary;
       },
@@ -170,33 +173,33 @@ export class Controller {
     }
     const base = { controller: this.name, key, trigger: trigger.kind, revision: trigger.revision, observed, requests };
     if (error) {
-      this.failed(key, base, trigger, error);
+      this.failed(key, base, trigger, error, id);
       return;
     }
     this.queue.forget(key);
     const outcome: ReconcileOutcome = result ? 'requeue-after' : 'done';
-    const record = this.emit({ ...base, outcome, requeueAfterMs: result?.requeueAfterMs }, trigger.cause);
+    const record = this.emit({ ...base, outcome, requeueAfterMs: result?.requeueAfterMs }, trigger.cause, id);
     if (result) {
       this.delayed.set(key, { kind: 'requeue', cause: record.id });
       this.queue.addAfter(key, result.requeueAfterMs);
     }
   }
 
-  private failed(key: string, base: Omit<ReconcileRecord, 'id' | 'time' | 'type' | 'component' | 'outcome'>, trigger: Trigger, error: Error): void {
+  private failed(key: string, base: Omit<ReconcileRecord, 'id' | 'time' | 'type' | 'component' | 'outcome'>, trigger: Trigger, error: Error, id: number): void {
     const maxRetries = this.options.maxRetries;
     if (maxRetries !== undefined && this.queue.numRequeues(key) >= maxRetries) {
       this.queue.forget(key);
-      this.emit({ ...base, outcome: 'error', error: error.message, retries: maxRetries, dropped: true }, trigger.cause);
+      this.emit({ ...base, outcome: 'error', error: error.message, retries: maxRetries, dropped: true }, trigger.cause, id);
       return;
     }
     const backoffMs = this.queue.rateLimiter.when(key);
-    const record = this.emit({ ...base, outcome: 'error', error: error.message, backoffMs, retries: this.queue.numRequeues(key) }, trigger.cause);
+    const record = this.emit({ ...base, outcome: 'error', error: error.message, backoffMs, retries: this.queue.numRequeues(key) }, trigger.cause, id);
     this.delayed.set(key, { kind: 'retry', cause: record.id });
     this.queue.addAfter(key, backoffMs);
   }
 
-  private emit(fields: Omit<ReconcileRecord, 'id' | 'time' | 'type' | 'component' | 'cause'>, cause: number | undefined): ReconcileRecord {
-    return this.options.trace.emit<ReconcileRecord>({ type: 'controller.reconcile', component: `${this.name}-controller`, cause, ...fields });
+  private emit(fields: Omit<ReconcileRecord, 'id' | 'time' | 'type' | 'component' | 'cause'>, cause: number | undefined, id: number): ReconcileRecord {
+    return this.options.trace.emit<ReconcileRecord>({ type: 'controller.reconcile', component: `${this.name}-controller`, cause, ...fields }, id);
   }
 }
 

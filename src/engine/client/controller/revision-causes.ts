@@ -1,7 +1,7 @@
 /**
- * From an object's resourceVersion to the trace record of the request that wrote it, so that a
- * reconcile queued by an informer event names its cause. The API server records the revision
- * each write produced on the request's record; one index per trace buffer follows them.
+ * From an object's resourceVersion to the trace record of the etcd revision it was written at
+ * (whose cause is the request that wrote it), so that a reconcile queued by an informer event
+ * names its cause. One index per trace buffer follows the API server's revision records.
  */
 import type { TraceBuffer } from '../../trace/buffer';
 
@@ -10,14 +10,14 @@ export class RevisionCauses {
 
   constructor(trace: TraceBuffer) {
     trace.subscribe((record) => {
-      if (record.type !== 'api.request' || record.revision === undefined || record.dryRun) return;
+      if (record.type !== 'store.revision') return;
       this.byRevision.set(record.revision, record.id);
       // Keep as many as the buffer holds records: older causes are gone from the trace anyway.
       if (this.byRevision.size > trace.capacity) this.byRevision.delete(this.byRevision.keys().next().value!);
     });
   }
 
-  /** The id of the request record that wrote this revision, if the trace still knows it. */
+  /** The id of the revision record of this revision, if the trace still knows it. */
   causeOf(revision: number): number | undefined {
     return this.byRevision.get(revision);
   }
