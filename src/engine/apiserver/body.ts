@@ -8,7 +8,7 @@ import { goFloat, goJson } from '../api/gofmt';
 import { badRequestError, invalidError, requestEntityTooLargeError, StatusError } from '../api/status';
 import type { GroupVersionKind, JsonValue, KubeObject } from '../api/types';
 import type { RequestContext } from './context';
-import { decodeRequestBody } from './decode/body';
+import { decodeObjectBody, decodeRequestBody } from './decode/body';
 import { parseJson } from './decode/json-parse';
 import { MAX_DEPTH, MAX_NODES, MAX_REQUEST_BODY_BYTES } from './decode/limits';
 import { toJsonValue } from './decode/source';
@@ -32,15 +32,15 @@ export function bodyValue(body: RequestBody | undefined): JsonValue {
   return toJsonValue(parsed.node);
 }
 
-/** Decodes text as an object of the expected kind and defaults it. */
-function decodeText(
-  ctx: RequestContext,
-  text: string,
-  contentType: 'application/json' | 'application/yaml',
-  expected: GroupVersionKind,
-  rewrap: (err: StatusError) => StatusError = (err) => err,
-): KubeObject {
-  const decoded = decodeRequestBody({ body: text, contentType, expected, fieldValidation: ctx.options.fieldValidation ?? '' });
+type Encoded = { text: string; contentType: 'application/json' | 'application/yaml' } | { object: unknown };
+
+/** Decodes a body (text, or an object as its JSON text) as an object of the expected kind and defaults it. */
+function decodeEncoded(ctx: RequestContext, body: Encoded, expected: GroupVersionKind, rewrap: (err: StatusError) => StatusError = (err) => err): KubeObject {
+  const fieldValidation = ctx.options.fieldValidation ?? '';
+  const decoded =
+    'object' in body
+      ? decodeObjectBody({ object: body.object, expected, fieldValidation })
+      : decodeRequestBody({ body: body.text, contentType: body.contentType, expected, fieldValidation });
   if (decoded instanceof StatusError) {
     const err = rewrap(decoded);
     ctx.stage({ stage: 'decode', verdict: 'rejected', detail: err.message });
@@ -62,14 +62,14 @@ function decodeText(
 
 export function decodeBody(ctx: RequestContext, expected: GroupVersionKind): KubeObject {
   const body = ctx.request.body;
-  if (!body) return decodeText(ctx, '', 'application/json', expected);
-  if ('object' in body) return decodeText(ctx, JSON.stringify(body.object), 'application/json', expected);
-  return decodeText(ctx, body.text, body.contentType ?? 'application/json', expected);
+  if (!body) return decodeEncoded(ctx, { text: '', contentType: 'application/json' }, expected);
+  if ('object' in body) return decodeEncoded(ctx, { object: body.object }, expected);
+  return decodeEncoded(ctx, { text: body.text, contentType: body.contentType ?? 'application/json' }, expected);
 }
 
 /** Decodes a computed JSON value (an apply result) as an object of the expected kind. */
 export function decodeAs(ctx: RequestContext, value: JsonValue, expected: GroupVersionKind): KubeObject {
-  return decodeText(ctx, JSON.stringify(value), 'application/json', expected);
+  return decodeEncoded(ctx, { object: value }, expected);
 }
 
 /**
@@ -78,8 +78,7 @@ export function decodeAs(ctx: RequestContext, value: JsonValue, expected: GroupV
  * (JSON patches) or the patch (%+v of a strategic merge patch's map) as the bad value of "patch".
  */
 export function decodePatched(ctx: RequestContext, patched: JsonValue, patch: JsonValue, strategic: boolean, expected: GroupVersionKind): KubeObject {
-  const text = JSON.stringify(patched);
-  return decodeText(ctx, text, 'application/json', expected, (err) => {
+  return decodeEncoded(ctx, { object: patched }, expected, (err) => {
     const reason = decodeReason(err.message);
     if (err.code !== 400 || reason === undefined) return err;
     const badValue = strategic ? goPrintValue(patch) : goJson(patched);

@@ -3,7 +3,7 @@
  * one-insert-at-a-time construction gives (the same members, children and elements, in order).
  */
 import assert from 'node:assert/strict';
-import type { JsonValue } from '../../../src/engine/api/types';
+import type { JsonValue, ManagedFieldsEntry } from '../../../src/engine/api/types';
 import type { Path, PathElement } from '../../../src/engine/apiserver/apply/fieldpath/element';
 import { field, index, keyElement, valueElement } from '../../../src/engine/apiserver/apply/fieldpath/element';
 import { fromFieldsV1, toFieldsV1 } from '../../../src/engine/apiserver/apply/fieldpath/fieldsv1';
@@ -101,7 +101,7 @@ describe('perf: fieldsV1 read in one pass', () => {
 
   it('decodes a stored (frozen) entry once and gives the same set as a fresh decode', () => {
     const fieldsV1 = toFieldsV1(FieldSet.from(randomPaths(7, 30)));
-    const entry = { manager: 'm', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1 };
+    const entry: ManagedFieldsEntry = { manager: 'm', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1 };
     const fresh = decodeManagedFields([structuredClone(entry)]);
     const frozen = deepFreeze([entry]);
     const first = decodeManagedFields(frozen);

@@ -14,6 +14,7 @@ import { goQuote } from '../../api/gofmt';
 import { schemaForKind } from '../../api/openapi';
 import { badRequestError, requestEntityTooLargeError, StatusError } from '../../api/status';
 import { formatApiVersion, type GroupVersionKind, type JsonObject } from '../../api/types';
+import { sourceNodeOf } from './from-object';
 import { interpret, withDefaults } from './interpret';
 import { parseJson } from './json-parse';
 import { LineIndex } from './line-index';
@@ -61,16 +62,37 @@ const INTERNAL_PACKAGES: Readonly<Record<string, string>> = {
   'authorization.k8s.io': 'authorization',
 };
 
+/** An in-process body: decoded as its JSON text would be. */
+export interface ObjectBodyRequest {
+  object: unknown;
+  expected: GroupVersionKind;
+  fieldValidation?: FieldValidation | '';
+}
+
 export function decodeRequestBody(req: BodyRequest): DecodedBody | StatusError {
   if (Buffer.byteLength(req.body, 'utf8') > MAX_REQUEST_BODY_BYTES) {
     return requestEntityTooLargeError(`limit is ${MAX_REQUEST_BODY_BYTES}`);
   }
+  const parsed = req.contentType === 'application/yaml' ? yamlBody(req.body) : jsonBody(req.body);
+  return decodeParsed(parsed, req, () => req.body);
+}
+
+/**
+ * decodeRequestBody({ body: JSON.stringify(object) }), with the same answer, mostly without
+ * writing and parsing the text (see from-object.ts).
+ */
+export function decodeObjectBody(req: ObjectBodyRequest): DecodedBody | StatusError {
+  const node = sourceNodeOf(req.object, MAX_DEPTH, MAX_REQUEST_BODY_BYTES);
+  if (!node) return decodeRequestBody({ body: JSON.stringify(req.object), contentType: 'application/json', expected: req.expected, fieldValidation: req.fieldValidation });
+  return decodeParsed({ node, duplicates: '' }, req, () => JSON.stringify(req.object));
+}
+
+function decodeParsed(parsed: Parsed, req: Pick<BodyRequest, 'expected' | 'fieldValidation'>, text: () => string): DecodedBody | StatusError {
   const mode: FieldValidation = req.fieldValidation || 'Warn';
   const strictMode = mode !== 'Ignore';
   const unrecognized = (message: string) =>
-    badRequestError(`the object provided is unrecognized (must be of type ${req.expected.kind}): ${message} (${summarizeData(req.body, 30)})`);
+    badRequestError(`the object provided is unrecognized (must be of type ${req.expected.kind}): ${message} (${summarizeData(text(), 30)})`);
 
-  const parsed = req.contentType === 'application/yaml' ? yamlBody(req.body) : jsonBody(req.body);
   if ('error' in parsed) return unrecognized(parsed.error);
   const found = interpret(parsed.node);
   if ('error' in found) return unrecognized(found.error);

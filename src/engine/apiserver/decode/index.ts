@@ -2,7 +2,7 @@
  * Turning request bodies and manifest files into objects, with kube-apiserver's and kubectl's
  * texts for everything that can be wrong with them.
  */
-export { decodeRequestBody, type BodyRequest, type DecodedBody, type FieldValidation } from './body';
+export { decodeObjectBody, decodeRequestBody, type BodyRequest, type DecodedBody, type FieldValidation, type ObjectBodyRequest } from './body';
 export { parseManifest, positionOf, positions, type DuplicateKey, type ManifestDocument, type ManifestOptions, type ManifestProblem, type NodePosition } from './manifest';
 export { unmarshal, type StrictIssue, type UnmarshalError, type UnmarshalOptions, type UnmarshalResult } from './unmarshal';
 export { parseFieldPath, jsonPointer } from './field-path';
