@@ -12,6 +12,7 @@ const commands: Record<string, () => Promise<Command>> = {
   // Each subcommand adds itself here: name -> async () => (await import('./<name>')).run<Name>
   validate: async () => (await import('./validate')).runValidate,
   apply: async () => (await import('./apply')).runApply,
+  serve: async () => (await import('./serve')).runServe,
 };
 
 const USAGE = `usage: kubesim <command> [options]

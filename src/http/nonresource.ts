@@ -1,0 +1,62 @@
+/**
+ * The paths that are not resources: /version, health checks, discovery and OpenAPI. Each is
+ * authenticated and authorized by the engine (authorizePath) before it is served, so they
+ * appear in the trace like any request.
+ */
+import { StatusError } from '../engine/api/status';
+import type { Exchange } from './context';
+import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery';
+import { healthBody, isHealthEndpoint } from './health';
+import { contentTypeOf, negotiateOutput } from './negotiate';
+import { openapiV3Index, serveOpenApiDocument } from './openapi';
+import { openapiV2Document } from './openapi-v2';
+import { writeBody, writeJson, writeStatus } from './respond';
+import { VERSION_INFO } from './version';
+
+export function notFoundError(): StatusError {
+  return new StatusError({ code: 404, reason: 'NotFound', message: 'the server could not find the requested resource', details: {} });
+}
+
+/** Serves a non-resource path; false when nothing is served there. */
+export async function serveNonResource(x: Exchange): Promise<void> {
+  const { req, res, url, facade } = x;
+  const path = url.pathname.replace(/\/+$/, '') || '/';
+  const denied = await facade.api.authorizePath({ verb: req.method === 'HEAD' ? 'head' : (req.method ?? 'GET').toLowerCase(), path, token: x.token, impersonate: x.impersonate });
+  if (denied) return writeJson(req, res, denied.code, denied.body, denied.warnings);
+  if (req.method !== 'GET' && req.method !== 'HEAD') return writeStatus(req, res, notFoundError());
+
+  const parts = path.split('/').filter(Boolean);
+  const registry = facade.api.registry;
+  const [first, second] = parts;
+
+  if (path === '/version') return writeJson(req, res, 200, VERSION_INFO);
+  if (first && isHealthEndpoint(first) && parts.length <= 3) {
+    const body = healthBody(first, parts.slice(1).join('/'), url.searchParams.has('verbose'));
+    if (body === undefined) return writeStatus(req, res, notFoundError());
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    return writeBody(req, res, 200, 'text/plain; charset=utf-8', body);
+  }
+  if (first === 'openapi') {
+    if (second === 'v3' && parts.length === 2) return writeBody(req, res, 200, 'application/json', openapiV3Index(registry));
+    if (second === 'v3' && serveOpenApiDocument(req, res, registry, parts.slice(2).join('/'), url.searchParams.get('hash'))) return;
+    if (second === 'v2' && parts.length === 2) {
+      const out = negotiateOutput(req.headers.accept, 'resource');
+      if (out instanceof StatusError) return writeStatus(req, res, out);
+      return writeBody(req, res, 200, 'application/json', openapiV2Document(registry));
+    }
+    return writeStatus(req, res, notFoundError());
+  }
+  if (first === 'api' || first === 'apis') {
+    const out = negotiateOutput(req.headers.accept, 'discovery');
+    if (out instanceof StatusError) return writeStatus(req, res, out);
+    if (parts.length === 1) {
+      if (out.as === 'APIGroupDiscoveryList') return writeJson(req, res, 200, aggregatedDiscovery(registry, first === 'api'), [], contentTypeOf(out));
+      return writeJson(req, res, 200, first === 'api' ? apiVersions(facade.address()) : apiGroupList(registry));
+    }
+    const doc =
+      first === 'api' ? (parts.length === 2 ? apiResourceList(registry, '', second!) : undefined) : parts.length === 2 ? apiGroupDocument(registry, second!) : parts.length === 3 ? apiResourceList(registry, second!, parts[2]!) : undefined;
+    if (doc) return writeJson(req, res, 200, doc);
+  }
+  return writeStatus(req, res, notFoundError());
+}
+

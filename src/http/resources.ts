@@ -1,0 +1,119 @@
+/**
+ * Resource requests (/api/v1/..., /apis/<group>/<version>/...): the URL, query and body become
+ * an ApiRequest for the engine's API server, whose answer is written back, as a Table or
+ * PartialObjectMetadata when the Accept header asks for one. Watches stream; pods/log reads from
+ * the kubelets.
+ */
+import { Path, notSupported } from '../engine/api/field';
+import { invalidError, StatusError } from '../engine/api/status';
+import { isObject } from '../engine/api/types';
+import type { RequestInfo } from '../engine/apiserver/request-info';
+import type { ApiRequest, RequestBody, Verb } from '../engine/apiserver/request';
+import { MAX_REQUEST_BODY_BYTES } from '../engine/apiserver/decode';
+import { parseJson } from '../engine/apiserver/decode/json-parse';
+import { toJsonValue } from '../engine/apiserver/decode/source';
+import { patchTypeOf, readBody, writeContentType } from './body';
+import type { Exchange } from './context';
+import { serveLogs } from './pod-logs';
+import { contentTypeOf, negotiateOutput, type Output } from './negotiate';
+import { parseQuery, tableOptionsError, type QueryOptions } from './query';
+import { asStatusError, writeJson, writeStatus } from './respond';
+import { printerOf, transform, type TransformContext } from './table';
+import { serveWatch } from './watch';
+
+const ENGINE_VERBS = new Set<string>(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
+const WRITE_KIND: Partial<Record<string, string>> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
+
+/** dryRun values other than "All": the options' validation error. */
+function dryRunError(verb: string, values: string[]): StatusError {
+  return invalidError({ group: 'meta.k8s.io', name: WRITE_KIND[verb] ?? 'CreateOptions' }, '', [notSupported(Path.root('dryRun'), values, ['All'])]);
+}
+
+function notFound(): StatusError {
+  return new StatusError({ code: 404, reason: 'NotFound', message: 'the server could not find the requested resource', details: {} });
+}
+
+function badBody(message: string): StatusError {
+  return new StatusError({ code: 400, reason: 'BadRequest', message });
+}
+
+/** The engine's RequestBody for the verb, or an error to answer with. */
+async function requestBody(x: Exchange, verb: string): Promise<{ body?: RequestBody; patchType?: ApiRequest['patchType'] } | StatusError> {
+  if (verb !== 'create' && verb !== 'update' && verb !== 'patch' && verb !== 'delete' && verb !== 'deletecollection') return {};
+  const raw = await readBody(x.req);
+  const contentTypeHeader = x.req.headers['content-type'];
+  if (verb === 'delete' || verb === 'deletecollection') {
+    if (raw.tooLarge) return new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}` });
+    if (raw.bytes.length === 0) return {};
+    const parsed = parseJson(raw.bytes.toString('utf8'), 256);
+    if ('error' in parsed) return badBody(parsed.error.message);
+    const value = toJsonValue(parsed.node);
+    if (!isObject(value)) return badBody('decoded object cannot be converted to DeleteOptions');
+    return { body: { object: value } };
+  }
+  const text = raw.bytes.toString('utf8');
+  if (verb === 'patch') {
+    const patchType = patchTypeOf(contentTypeHeader);
+    if (patchType instanceof StatusError) return patchType;
+    return { body: { text, contentType: patchType === 'apply' ? 'application/yaml' : 'application/json' }, patchType };
+  }
+  const contentType = writeContentType(contentTypeHeader);
+  if (contentType instanceof StatusError) return contentType;
+  return { body: { text, contentType } };
+}
+
+export async function serveResource(x: Exchange, info: RequestInfo): Promise<void> {
+  const { req, res, facade } = x;
+  const query = parseQuery(x.url.searchParams);
+  if (query instanceof StatusError) return writeStatus(req, res, query);
+  const out = negotiateOutput(req.headers.accept, 'resource');
+  const verb = info.verb;
+  if (!ENGINE_VERBS.has(verb)) return writeStatus(req, res, notFound());
+  if (query.badDryRun) return writeStatus(req, res, dryRunError(verb, query.badDryRun));
+
+  const body = await requestBody(x, verb);
+  if (body instanceof StatusError) return writeStatus(req, res, body);
+  const request: ApiRequest = {
+    verb: verb as Verb,
+    token: x.token,
+    impersonate: x.impersonate,
+    userAgent: x.userAgent,
+    group: info.apiGroup,
+    version: info.apiVersion,
+    resource: info.resource,
+    subresource: info.subresource || undefined,
+    namespace: info.namespace || undefined,
+    name: info.name || undefined,
+    options: query.options,
+    ...body,
+  };
+
+  const table = out instanceof StatusError || out.as !== 'Table' ? undefined : await tableContext(x, info, query);
+  if (table instanceof StatusError) return writeStatus(req, res, table);
+  if (verb === 'watch') {
+    if (out instanceof StatusError) return writeStatus(req, res, out);
+    return serveWatch(x, request, out, table, query.timeoutSeconds);
+  }
+  if (info.subresource === 'log' && verb === 'get') return serveLogs(x, request);
+
+  const response = await facade.api.handle(request);
+  if (response.code >= 300) return writeJson(req, res, response.code, response.body, response.warnings);
+  if (out instanceof StatusError) return writeStatus(req, res, out, response.warnings);
+  const converted = verb === 'get' || verb === 'list' ? out : ({ as: 'object' } as Output);
+  try {
+    writeJson(req, res, response.code, transform(response.body, converted, table), response.warnings, contentTypeOf(converted));
+  } catch (err) {
+    writeStatus(req, res, asStatusError(err));
+  }
+}
+
+async function tableContext(x: Exchange, info: RequestInfo, query: QueryOptions): Promise<TransformContext | StatusError | undefined> {
+  const bad = tableOptionsError(query.includeObject);
+  if (bad) return bad;
+  const registry = x.facade.api.registry;
+  const resource = registry.byGroupResource(info.apiGroup, info.resource, info.apiVersion);
+  if (!resource) return undefined;
+  const printer = await printerOf(x.facade.api.reader, resource, info.subresource);
+  return { printer, now: x.facade.clock.now(), include: query.includeObject };
+}
+
