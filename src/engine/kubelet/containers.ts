@@ -23,6 +23,7 @@ export const WAITING = {
   imagePullBackOff: 'ImagePullBackOff',
   errImageNeverPull: 'ErrImageNeverPull',
   invalidImageName: 'InvalidImageName',
+  createContainerConfigError: 'CreateContainerConfigError',
 } as const;
 
 export const TERMINATED = { completed: 'Completed', error: 'Error', oomKilled: 'OOMKilled' } as const;

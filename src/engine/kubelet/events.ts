@@ -35,7 +35,7 @@ export const REASON = {
   nodeHasSufficientMemory: 'NodeHasSufficientMemory',
   nodeHasNoDiskPressure: 'NodeHasNoDiskPressure',
   nodeHasSufficientPID: 'NodeHasSufficientPID',
-  failedPreStopHook: 'FailedPreStopHook',
+  failedMount: 'FailedMount',
   /** kubesim's own: the behavior annotation could not be read. */
   invalidBehavior: 'InvalidBehavior',
 } as const;
@@ -63,6 +63,9 @@ export const MESSAGE = {
   startingKubelet: 'Starting kubelet.',
   allocatableEnforced: 'Updated Node Allocatable limit across pods',
   rejected: (message: string) => `Pod was rejected: ${message}`,
+  setUpFailed: (volume: string, err: string) => `MountVolume.SetUp failed for volume ${goQuote(volume)} : ${err}`,
+  unmountedVolumes: (volumes: string[]) =>
+    `Unable to attach or mount volumes: unmounted volumes=[${volumes.join(' ')}], unattached volumes=[], failed to process volumes=[]: context deadline exceeded`,
 } as const;
 
 export function podRef(pod: Pod): ObjectReference {

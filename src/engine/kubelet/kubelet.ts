@@ -10,7 +10,8 @@
  * the pods it had, and with those bound to it meanwhile.
  */
 import { goQuote } from '../api/gofmt';
-import { StatusError } from '../api/status';
+import { isStatusError, StatusError } from '../api/status';
+import type { KubeObject } from '../api/types';
 import type { Clock } from '../clock';
 import type { Random } from '../random';
 import type { ApiServer } from '../apiserver/server';
@@ -19,13 +20,14 @@ import { Client, componentUserAgent } from '../client/client';
 import { EventBroadcaster } from '../client/events';
 import { revisionCauses, type RevisionCauses } from '../client/controller/revision-causes';
 import { SharedInformerFactory, deletedObject } from '../client/informer';
-import { PODS } from '../client/resources';
+import { CONFIGMAPS, PODS, SECRETS } from '../client/resources';
 import type { TraceBuffer } from '../trace/buffer';
 import type { KubeletAction, KubeletRecord } from '../trace/kubelet';
 import { podKey, type Pod } from './api';
 import { admitPod } from './admission';
 import { Backoff } from './backoff';
 import { KUBELET_PORT, type NodeConfig } from './config';
+import type { ConfigKind } from './config-refs';
 import { MESSAGE, nodeRef, REASON, type EventSink } from './events';
 import { ImageService } from './images';
 import { IpAllocator } from './ip-allocator';
@@ -103,6 +105,7 @@ export class Kubelet {
       imageBackoff: new Backoff(),
       now: () => clock.now(),
       rfc3339: (ms) => clock.rfc3339(ms),
+      lookup: (pod, kind, name) => this.lookup(pod, kind, name),
       record: (action, detail, cause, pod, container) => this.record(action, detail, cause, pod, container),
       finished: (worker) => this.forget(worker),
     };
@@ -221,6 +224,17 @@ export class Kubelet {
     const verdict = admitPod(pod, nodeLabels(this.config), nodeAllocatable(this.config), admitted);
     if (verdict.admit) worker.admit();
     else worker.reject(verdict.reason, verdict.message);
+  }
+
+  /** The kubelet's ConfigMap and Secret managers: a read on behalf of a pod (the Node authorizer checks the pod refers to it). */
+  private async lookup(pod: Pod, kind: ConfigKind, name: string): Promise<KubeObject | undefined> {
+    const client = this.client.scoped(this.workers.get(pod.metadata.uid ?? '')?.cause);
+    try {
+      return await client.resource(kind === 'configmap' ? CONFIGMAPS : SECRETS, pod.metadata.namespace).get(name);
+    } catch (err) {
+      if (isStatusError(err)) return undefined;
+      throw err;
+    }
   }
 
   private forget(worker: PodWorker): void {

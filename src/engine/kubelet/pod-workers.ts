@@ -8,11 +8,13 @@
  * pod reports its terminal phase and, if it is being deleted, is removed with grace period 0.
  */
 import { goQuote } from '../api/gofmt';
+import type { KubeObject } from '../api/types';
 import type { Random } from '../random';
 import type { KubeletAction } from '../trace/kubelet';
 import { isSidecar, podKey, type Container, type Pod } from './api';
 import { MAX_BACKOFF_MS, type Backoff } from './backoff';
 import { BEHAVIOR_ANNOTATION, podBehavior, type ContainerBehavior, type PodBehavior } from './behavior';
+import { containerConfigError, unmountableVolumes, type ConfigKind } from './config-refs';
 import { hasExited, isRunning, WAITING, type ContainerInstance, type ContainerKind, type ContainerRecord } from './containers';
 import { containerRef, MESSAGE, podRef, REASON, type EventSink, type EventType } from './events';
 import { parseImageRef, type ImageRef } from './image-ref';
@@ -33,6 +35,14 @@ export const SANDBOX_START_MS = 1000;
 export const CONTAINER_CREATE_MS = 100;
 /** The PLEG relist period: how soon the kubelet notices what a sync left behind. */
 export const RELIST_PERIOD_MS = 1000;
+/** A failed sync is retried after the pod worker's back-off period. */
+export const SYNC_RETRY_MS = 10_000;
+/** Volume SetUp retries back off from 500 ms to 2m2s; the pod worker gives up waiting after 2 minutes. */
+const MOUNT_INITIAL_RETRY_MS = 500;
+const MOUNT_MAX_RETRY_MS = 122_000;
+const MOUNT_TIMEOUT_MS = 120_000;
+/** How long retries of a failing configuration keep the cluster from settling. */
+const CONFIG_RETRY_WINDOW_MS = 5 * 60_000;
 
 export interface KubeletContext {
   readonly nodeName: string;
@@ -47,6 +57,8 @@ export interface KubeletContext {
   readonly imageBackoff: Backoff;
   now(): number;
   rfc3339(ms?: number): string;
+  /** A ConfigMap or Secret of the namespace, read for a pod; undefined when it does not exist. */
+  lookup(pod: Pod, kind: ConfigKind, name: string): Promise<KubeObject | undefined>;
   /** Writes a trace record; returns its id. */
   record(action: KubeletAction, detail: string, cause: number | undefined, pod?: Pod, container?: string): number | undefined;
   /** The worker is done with its pod (the pod is gone from the API). */
@@ -61,6 +73,9 @@ export class PodWorker implements ProcessHost, ProberHost {
   /** The last trace record of this pod's story: the cause of the next one. */
   cause: number | undefined;
   private behavior: PodBehavior;
+  private volumesReady = false;
+  private mountRetry: { delayMs: number; nextTimeoutAt: number } | undefined;
+  private configFailingSince: number | undefined;
   private sandboxReady = false;
   private podIP: string | undefined;
   private rejection: { reason: string; message: string } | undefined;
@@ -206,6 +221,10 @@ export class PodWorker implements ProcessHost, ProberHost {
     }
     this.writeStatus();
     if (this.terminal) return;
+    if (!this.volumesReady) {
+      await this.mountVolumes();
+      if (!this.volumesReady || this.stopped()) return;
+    }
     if (!this.sandboxReady) {
       await this.createSandbox();
       if (!this.sandboxReady || this.stopped()) return;
@@ -225,6 +244,27 @@ export class PodWorker implements ProcessHost, ProberHost {
 
   private writeStatus(): void {
     this.ctx.status.setStatus(this.pod, this.currentStatus());
+  }
+
+  /** The volume manager's WaitForAttachAndMount, for the volumes that read ConfigMaps and Secrets. */
+  private async mountVolumes(): Promise<void> {
+    const failed = await unmountableVolumes(this.pod, (kind, name) => this.ctx.lookup(this.pod, kind, name));
+    if (this.stopped()) return;
+    if (failed.size === 0) {
+      this.volumesReady = true;
+      this.mountRetry = undefined;
+      return;
+    }
+    const now = this.now();
+    const retry = (this.mountRetry ??= { delayMs: 0, nextTimeoutAt: now + MOUNT_TIMEOUT_MS });
+    for (const [volume, err] of failed) this.event(podRef(this.pod), 'Warning', REASON.failedMount, MESSAGE.setUpFailed(volume, err));
+    if (now >= retry.nextTimeoutAt) {
+      this.event(podRef(this.pod), 'Warning', REASON.failedMount, MESSAGE.unmountedVolumes([...failed.keys()].sort()));
+      retry.nextTimeoutAt += MOUNT_TIMEOUT_MS;
+    }
+    if (retry.delayMs === 0) this.note('volume-mount-failed', [...failed.values()].join('; '));
+    retry.delayMs = retry.delayMs === 0 ? MOUNT_INITIAL_RETRY_MS : Math.min(retry.delayMs * 2, MOUNT_MAX_RETRY_MS);
+    this.wake('mount', now + retry.delayMs, retry.delayMs >= MOUNT_MAX_RETRY_MS);
   }
 
   private async createSandbox(): Promise<void> {
@@ -357,6 +397,18 @@ export class PodWorker implements ProcessHost, ProberHost {
     }
     const image = await this.ensureImage(spec, record, ref);
     if (!image || this.stopped()) return false;
+    const configError = await containerConfigError(spec, this.pod.metadata.namespace ?? '', (kind, name) => this.ctx.lookup(this.pod, kind, name));
+    if (this.stopped()) return false;
+    if (configError) {
+      this.setWaiting(record, WAITING.createContainerConfigError, configError, () => {
+        this.event(ref, 'Warning', REASON.failed, MESSAGE.error(configError));
+        this.note('container-config-error', configError, spec.name);
+      });
+      const since = (this.configFailingSince ??= this.now());
+      this.wake('config', this.now() + SYNC_RETRY_MS, this.now() - since >= CONFIG_RETRY_WINDOW_MS);
+      return false;
+    }
+    this.configFailingSince = undefined;
     await this.sleep(CONTAINER_CREATE_MS, `create ${spec.name}`);
     if (this.stopped()) return false;
     const instance = createInstance(this.ctx.random, spec, image, this.behaviorOf(spec.name), this.now());

@@ -3,7 +3,7 @@ import { createCluster, type Cluster } from '../../../src/engine/cluster';
 import { Kubelet } from '../../../src/engine/kubelet/kubelet';
 import type { NodeConfig } from '../../../src/engine/kubelet/config';
 import type { Pod } from '../../../src/engine/kubelet/api';
-import { EVENTS, NODES, PODS, SERVICEACCOUNTS } from '../../../src/engine/client/resources';
+import { CONFIGMAPS, EVENTS, NODES, PODS, SERVICEACCOUNTS } from '../../../src/engine/client/resources';
 import type { KubeObject } from '../../../src/engine/api/types';
 import type { KubeletRecord } from '../../../src/engine/trace/kubelet';
 
@@ -54,6 +54,8 @@ export async function kubeletHarness(nodes: Partial<NodeConfig>[] = [{}]): Promi
   const admin = cluster.client();
   // What the service account controller would have made: the namespace's default account.
   await admin.resource(SERVICEACCOUNTS, 'default').create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
+  // And what the root CA publisher would have made: the ConfigMap every service-account volume mounts.
+  await admin.resource(CONFIGMAPS, 'default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kube-root-ca.crt', namespace: 'default' }, data: { 'ca.crt': 'simulated' } });
   const pods = (ns = 'default') => admin.resource<Pod>(PODS, ns);
   const rawEvents = async (ns = 'default') => {
     const list = await admin.resource<CoreEventLike>(EVENTS, ns).list();
