@@ -25,7 +25,7 @@ const objects = (v: unknown): JsonObject[] => (Array.isArray(v) ? v.filter(isObj
 const field = (o: unknown, key: string): JsonObject | undefined => (isObject(o) && isObject(o[key]) ? o[key] : undefined);
 const str = (o: JsonObject | undefined, key: string): string => (o && typeof o[key] === 'string' ? o[key] : '');
 
-export function volumeRefs(pod: Pod): VolumeRef[] {
+function volumeRefs(pod: Pod): VolumeRef[] {
   const out: VolumeRef[] = [];
   for (const v of objects((pod.spec as JsonObject | undefined)?.volumes)) {
     const volume = str(v, 'name');

@@ -56,11 +56,11 @@ function parseIPv4(s: string): number | undefined {
   return parts.reduce((acc, p) => acc * 256 + Number(p), 0);
 }
 
-export function formatIPv4(n: number): string {
+function formatIPv4(n: number): string {
   return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
 }
 
-export function ipv4Range(cidr: string): { network: number; broadcast: number } | undefined {
+function ipv4Range(cidr: string): { network: number; broadcast: number } | undefined {
   const [addr, bitsText] = cidr.split('/');
   const ip = addr === undefined ? undefined : parseIPv4(addr);
   const bits = Number(bitsText);

@@ -71,6 +71,9 @@ export class Kubelet {
   private readonly workers = new Map<string, PodWorker>();
   private readonly byName = new Map<string, PodWorker>();
   private readonly informerRandom: Random;
+  /** What admission checks pods against: the node's labels and allocatable resources. */
+  private readonly labels: Record<string, string>;
+  private readonly allocatable: Record<string, string>;
   private factory: SharedInformerFactory | undefined;
   private running = false;
 
@@ -84,6 +87,8 @@ export class Kubelet {
     this.causes = revisionCauses(this.trace);
     const own = random.fork(this.name);
     this.informerRandom = own.fork('informers');
+    this.labels = nodeLabels(config);
+    this.allocatable = nodeAllocatable(config);
     this.client = new Client({ server, user: nodeUser(config.name), userAgent: componentUserAgent('kubelet') });
     this.timers = new TimerGroup(clock, this.name);
     this.events = new EventBroadcaster({ client: this.client, clock, random: own.fork('events') }).newRecorder({ component: 'kubelet', host: config.name });
@@ -191,11 +196,6 @@ export class Kubelet {
     };
   }
 
-  /** The kubelet's current view of a pod's status (for tests and the HTTP facade's diagnostics). */
-  podStatus(namespace: string, pod: string) {
-    return this.byName.get(`${namespace}/${pod}`)?.currentStatus();
-  }
-
   private logInstance(namespace: string, pod: string, container: string, options: LogOptions) {
     if (!this.running) {
       const url = `https://${this.config.internalIP}:${KUBELET_PORT}/containerLogs/${namespace}/${pod}/${container}`;
@@ -221,7 +221,7 @@ export class Kubelet {
     this.byName.set(podKey(pod), worker);
     if (pod.metadata.deletionTimestamp) return worker.requestSync();
     const admitted = [...this.workers.values()].filter((w) => w !== worker && w.active).map((w) => w.pod);
-    const verdict = admitPod(pod, nodeLabels(this.config), nodeAllocatable(this.config), admitted);
+    const verdict = admitPod(pod, this.labels, this.allocatable, admitted);
     if (verdict.admit) worker.admit();
     else worker.reject(verdict.reason, verdict.message);
   }

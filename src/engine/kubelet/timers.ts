@@ -35,10 +35,6 @@ export class TimerGroup {
     private readonly prefix: string,
   ) {}
 
-  get isPaused(): boolean {
-    return this.paused;
-  }
-
   set(delayMs: number, fn: () => void | Promise<void>, spec: TimerSpec): KubeletTimer {
     const delay = Math.max(0, delayMs);
     const entry: Entry = { label: spec.label, at: this.clock.now() + delay, fn, spec, clockTimer: undefined, remaining: delay };
@@ -73,11 +69,6 @@ export class TimerGroup {
       entry.at = now + entry.remaining;
       this.schedule(entry);
     }
-  }
-
-  clearAll(): void {
-    for (const entry of this.entries) this.clock.clearTimer(entry.clockTimer);
-    this.entries.clear();
   }
 
   private schedule(entry: Entry): void {
