@@ -67,8 +67,16 @@ export function rejectedPodStatus(reason: string, message: string): PodStatus {
   return { phase: 'Failed', conditions: [], message, reason };
 }
 
-/** getPhase: from the init containers' progress and the containers' states. */
+/**
+ * getPhase: from the init containers' progress and the containers' states; a pod the kubelet is
+ * done with always ends in a terminal phase (Failed if nothing says Succeeded).
+ */
 export function podPhase(pod: Pod, initStatuses: ContainerStatus[], statuses: ContainerStatus[], terminal: boolean): string {
+  const phase = containerPhase(pod, initStatuses, statuses, terminal);
+  return terminal && phase !== 'Succeeded' && phase !== 'Failed' ? 'Failed' : phase;
+}
+
+function containerPhase(pod: Pod, initStatuses: ContainerStatus[], statuses: ContainerStatus[], terminal: boolean): string {
   const spec = pod.spec ?? {};
   const restartPolicy = spec.restartPolicy ?? 'Always';
   let pendingInitialization = 0;

@@ -131,6 +131,8 @@ describe('kubelet/pod-status', () => {
     assert.equal(phase('Always', [{ exit: 0 }], true), 'Succeeded', 'a deleted pod ends terminal');
     assert.equal(phase('Always', [{ exit: 137 }], true), 'Failed');
     assert.equal(phase('Never', ['running', { exit: 1 }]), 'Running');
+    const neverStarted = generatePodStatus(pod([{ name: 'c0' }]), view([], { terminal: true, sandboxReady: false }), iso);
+    assert.equal(neverStarted.phase, 'Failed', 'deleted before any container ran');
   });
 
   it('gives terminal pods the PodCompleted and PodFailed reasons', () => {
