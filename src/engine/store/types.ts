@@ -8,6 +8,7 @@
  * every key >= `key`; otherwise the half-open interval [key, rangeEnd). `prefixEnd(p)` gives the
  * range end for a prefix.
  */
+import type { StoreSnapshot } from './memory/snapshot';
 
 export interface KeyValue {
   key: string;
@@ -202,6 +203,8 @@ export interface Store {
   leaseKeepAlive(id: number): Promise<LeaseKeepAliveResponse>;
   leaseTimeToLive(id: number, keys?: boolean): Promise<LeaseTimeToLiveResponse>;
   status(): Promise<StoreStatus>;
+  /** Everything needed to start again where the store is now (memory backend only). */
+  snapshot?(): StoreSnapshot;
   close(): Promise<void>;
 }
 

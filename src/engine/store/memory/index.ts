@@ -27,15 +27,18 @@ import { KvStore } from './kv-store';
 import { Lessor } from './lessor';
 import { applyRange } from './range';
 import { applyDeleteRange, applyPut, applyTxn } from './txn';
+import { restoreSnapshot, takeSnapshot, type StoreSnapshot } from './snapshot';
 import { checkDeleteRange, checkPut, checkRange, checkTxn } from './validate';
 import { WatchableStore } from './watchable-store';
 
 export interface MemoryStoreOptions {
   clock: Clock;
+  /** Starts from this snapshot (a restart) instead of an empty store. */
+  restore?: StoreSnapshot;
 }
 
 export function createMemoryStore(options: MemoryStoreOptions): Store {
-  return new MemoryStore(options.clock);
+  return new MemoryStore(options.clock, options.restore);
 }
 
 /**
@@ -50,10 +53,19 @@ class MemoryStore implements Store {
   private readonly lessor: Lessor;
   private closed = false;
 
-  constructor(clock: Clock) {
+  constructor(
+    private readonly clock: Clock,
+    restore: StoreSnapshot | undefined,
+  ) {
     this.lessor = new Lessor(clock, (keys) => this.deleteKeys(keys));
     this.kv = new KvStore(this.lessor, (rev, changes) => this.watchable.notify(rev, changes));
     this.watchable = new WatchableStore(this.kv, clock);
+    if (restore) restoreSnapshot(this.kv, this.lessor, restore);
+  }
+
+  snapshot(): StoreSnapshot {
+    this.assertOpen();
+    return takeSnapshot(this.kv, this.lessor, this.clock.now());
   }
 
   async range(r: RangeRequest): Promise<RangeResponse> {

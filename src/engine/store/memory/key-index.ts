@@ -34,6 +34,11 @@ export class KeyIndex {
     this.revs.push(kv);
   }
 
+  /** Every record held, oldest first (for snapshots). */
+  records(): readonly KeyValue[] {
+    return this.revs;
+  }
+
   /** The key's value as of `rev`, or undefined if it did not exist then. */
   at(rev: number): KeyValue | undefined {
     const revs = this.revs;

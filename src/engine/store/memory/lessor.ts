@@ -95,6 +95,20 @@ export class Lessor implements LeaseAttachments {
     this.leases.get(id)?.keys.delete(key);
   }
 
+  /** The leases held and the next ID to try (for snapshots); expiry is virtual ms. */
+  state(): { nextId: number; leases: Array<{ id: number; ttl: number; expiry: number }> } {
+    return { nextId: this.nextId, leases: [...this.leases.values()].map(({ id, ttl, expiry }) => ({ id, ttl, expiry })) };
+  }
+
+  /** Re-creates the leases of a snapshot, each expiring `remainingMs` from now; keys attach as they are restored. */
+  restore(state: { nextId: number; leases: ReadonlyArray<{ id: number; ttl: number; remainingMs: number }> }): void {
+    for (const { id, ttl, remainingMs } of state.leases) {
+      const timer = this.clock.setTimer(remainingMs, () => this.expire(id), { daemon: true, label: `etcd lease ${id} expiry` });
+      this.leases.set(id, { id, ttl, expiry: timer.at, timer, keys: new Set() });
+    }
+    this.nextId = state.nextId;
+  }
+
   close(): void {
     for (const lease of this.leases.values()) this.clock.clearTimer(lease.timer);
     this.leases.clear();

@@ -11,6 +11,17 @@ export class RevisionLog {
   /** The revision of entries[0]; revision 1 is the empty store. */
   private first = 2;
 
+  /** The oldest revision held (what a compaction left). */
+  get firstRevision(): number {
+    return this.first;
+  }
+
+  /** Starts an empty log at `revision` instead of 2 (a store restored from a snapshot). */
+  startAt(revision: number): void {
+    if (this.entries.length > 0) throw new Error('revision log: startAt on a log that holds revisions');
+    this.first = revision;
+  }
+
   append(revision: number, changes: KeyValue[]): void {
     if (revision !== this.first + this.entries.length) {
       throw new Error(`revision log: expected revision ${this.first + this.entries.length}, got ${revision}`);

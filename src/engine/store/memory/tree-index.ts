@@ -50,6 +50,14 @@ export class TreeIndex {
     });
   }
 
+  /** Visits every record the index holds (each key's history, oldest first), in key order. */
+  forEachRecord(visit: (kv: KeyValue) => void): void {
+    this.tree.scan('', (_key, entry) => {
+      if (entry instanceof KeyIndex) for (const kv of entry.records()) visit(kv);
+      else visit(entry);
+    });
+  }
+
   /** Records a put or a tombstone as the key's newest record. */
   append(kv: KeyValue): void {
     const entry = this.byKey.get(kv.key);
