@@ -1,12 +1,16 @@
 /** Authorization of a resource request, recording the rule that decided it. */
 import { SYSTEM_MASTERS, type UserInfo } from './authn/user';
 import { forbiddenStatusError } from './authz/forbidden';
+import { exactNameMatch } from './request-info';
 import type { Attributes } from './authz/types';
 import type { RequestContext } from './context';
 
 export function requestAttributes(ctx: RequestContext, user: UserInfo): Attributes {
   const r = ctx.request;
   const o = ctx.options;
+  // As the RequestInfoResolver does: a list or watch of one name (fieldSelector
+  // metadata.name=x) is authorized as a request for that name.
+  const selectedName = !r.name && (r.verb === 'list' || r.verb === 'watch') ? exactNameMatch(o.fieldSelector ?? null) : undefined;
   const a: Attributes = {
     user,
     verb: r.verb,
@@ -17,7 +21,7 @@ export function requestAttributes(ctx: RequestContext, user: UserInfo): Attribut
     apiVersion: r.version,
     resource: r.resource,
     subresource: r.subresource ?? '',
-    name: r.name ?? '',
+    name: r.name ?? selectedName ?? '',
   };
   if (r.verb === 'list' || r.verb === 'watch' || r.verb === 'deletecollection') {
     return { ...a, labelSelector: o.labelSelector, fieldSelector: o.fieldSelector };

@@ -117,7 +117,7 @@ function isTrue(v: string | null): boolean {
 }
 
 // fieldSelector RequiresExactMatch("metadata.name"): the value of a single `=`/`==` term.
-function exactNameMatch(selector: string | null): string | undefined {
+export function exactNameMatch(selector: string | null): string | undefined {
   if (!selector) return undefined;
   for (const term of selector.split(',')) {
     const m = /^\s*metadata\.name\s*(==|=)\s*(.*?)\s*$/.exec(term);
