@@ -1,0 +1,157 @@
+/**
+ * robfig/cron v3 schedules as kube-controller-manager evaluates them: the standard five fields
+ * (minute, hour, day of month, month, day of week; names allowed for months and days), the
+ * @yearly ... @hourly descriptors and "@every <duration>". Next(t) is the first matching second
+ * after t, searched field by field as the library does (day of month and day of week match
+ * either one unless one of them is "*"). Times are UTC: kubesim does not evaluate time zones.
+ */
+import { parseGoDuration } from './duration';
+
+export interface Schedule {
+  /** The first activation strictly after `ms`, or undefined when none within five years. */
+  next(ms: number): number | undefined;
+}
+
+const STAR_BIT = 2n ** 63n;
+
+interface Bounds {
+  min: number;
+  max: number;
+  names?: Record<string, number>;
+}
+
+const MINUTE: Bounds = { min: 0, max: 59 };
+const HOUR: Bounds = { min: 0, max: 23 };
+const DOM: Bounds = { min: 1, max: 31 };
+const MONTH: Bounds = { min: 1, max: 12, names: { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 } };
+const DOW: Bounds = { min: 0, max: 6, names: { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 } };
+
+const DESCRIPTORS: Record<string, string> = {
+  '@yearly': '0 0 1 1 *',
+  '@annually': '0 0 1 1 *',
+  '@monthly': '0 0 1 * *',
+  '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *',
+  '@midnight': '0 0 * * *',
+  '@hourly': '0 * * * *',
+};
+
+function value(expr: string, b: Bounds): number {
+  const named = b.names?.[expr.toLowerCase()];
+  if (named !== undefined) return named;
+  if (!/^\d+$/.test(expr)) throw new Error(`failed to parse int from ${expr}`);
+  return Number(expr);
+}
+
+function field(expr: string, b: Bounds): bigint {
+  let bits = 0n;
+  for (const part of expr.split(',')) {
+    const [range = '', stepText] = part.split('/');
+    let [lo, hi] = [b.min, b.max];
+    let star = false;
+    if (range === '*' || range === '?') star = true;
+    else {
+      const [a = '', z] = range.split('-');
+      lo = value(a, b);
+      hi = z === undefined ? (stepText === undefined ? lo : b.max) : value(z, b);
+    }
+    const step = stepText === undefined ? 1 : Number(stepText);
+    if (lo < b.min || hi > b.max || lo > hi || !(step > 0)) throw new Error(`invalid range ${part}`);
+    for (let v = lo; v <= hi; v += step) bits |= 1n << BigInt(v);
+    if (star && step === 1) bits |= STAR_BIT;
+  }
+  return bits;
+}
+
+const has = (bits: bigint, v: number): boolean => (bits & (1n << BigInt(v))) !== 0n;
+
+class SpecSchedule implements Schedule {
+  constructor(
+    private readonly minute: bigint,
+    private readonly hour: bigint,
+    private readonly dom: bigint,
+    private readonly month: bigint,
+    private readonly dow: bigint,
+  ) {}
+
+  private dayMatches(d: Date): boolean {
+    const domMatch = has(this.dom, d.getUTCDate());
+    const dowMatch = has(this.dow, d.getUTCDay());
+    if ((this.dom & STAR_BIT) !== 0n || (this.dow & STAR_BIT) !== 0n) return domMatch && dowMatch;
+    return domMatch || dowMatch;
+  }
+
+  next(ms: number): number | undefined {
+    let t = new Date(Math.floor(ms / 1000) * 1000 + 1000);
+    let added = false;
+    const yearLimit = t.getUTCFullYear() + 5;
+    const at = (y: number, mo: number, d: number, h = 0, mi = 0): Date => new Date(Date.UTC(y, mo, d, h, mi, 0));
+    wrap: for (;;) {
+      if (t.getUTCFullYear() > yearLimit) return undefined;
+      while (!has(this.month, t.getUTCMonth() + 1)) {
+        if (!added) {
+          added = true;
+          t = at(t.getUTCFullYear(), t.getUTCMonth(), 1);
+        }
+        t = at(t.getUTCFullYear(), t.getUTCMonth() + 1, 1);
+        if (t.getUTCMonth() === 0) continue wrap;
+      }
+      while (!this.dayMatches(t)) {
+        if (!added) {
+          added = true;
+          t = at(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate());
+        }
+        t = at(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate() + 1);
+        if (t.getUTCDate() === 1) continue wrap;
+      }
+      while (!has(this.hour, t.getUTCHours())) {
+        if (!added) {
+          added = true;
+          t = at(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate(), t.getUTCHours());
+        }
+        t = new Date(t.getTime() + 3_600_000);
+        if (t.getUTCHours() === 0) continue wrap;
+      }
+      while (!has(this.minute, t.getUTCMinutes())) {
+        if (!added) {
+          added = true;
+          t = new Date(Math.floor(t.getTime() / 60_000) * 60_000);
+        }
+        t = new Date(t.getTime() + 60_000);
+        if (t.getUTCMinutes() === 0) continue wrap;
+      }
+      while (t.getUTCSeconds() !== 0) {
+        if (!added) {
+          added = true;
+          t = new Date(Math.floor(t.getTime() / 1000) * 1000);
+        }
+        t = new Date(t.getTime() + 1000);
+        if (t.getUTCSeconds() === 0) continue wrap;
+      }
+      return t.getTime();
+    }
+  }
+}
+
+/** "@every 90s": fixed intervals, rounded down to whole seconds (at least one). */
+class ConstantDelaySchedule implements Schedule {
+  constructor(private readonly delayMs: number) {}
+
+  next(ms: number): number {
+    return Math.floor(ms / 1000) * 1000 + this.delayMs;
+  }
+}
+
+/** cron.ParseStandard for a schedule the API server accepted; a leading TZ=/CRON_TZ= is dropped. */
+export function parseSchedule(spec: string): Schedule {
+  let s = spec.trim();
+  if (s.startsWith('TZ=') || s.startsWith('CRON_TZ=')) s = s.slice(s.indexOf(' ') + 1).trim();
+  if (s.startsWith('@every ')) {
+    const ms = parseGoDuration(s.slice('@every '.length).trim());
+    return new ConstantDelaySchedule(Math.max(1000, Math.floor(ms / 1000) * 1000));
+  }
+  const fields = (DESCRIPTORS[s] ?? s).split(/\s+/);
+  if (fields.length !== 5) throw new Error(`expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`);
+  const [mi = '', h = '', dom = '', mo = '', dow = ''] = fields;
+  return new SpecSchedule(field(mi, MINUTE), field(h, HOUR), field(dom, DOM), field(mo, MONTH), field(dow, DOW));
+}
