@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { MAX_REQUEST_BODY_BYTES } from '../engine/apiserver/decode';
 import { PATCH_CONTENT_TYPES, type PatchType } from '../engine/apiserver/request';
 import { StatusError } from '../engine/api/status';
+import { PROTOBUF_CONTENT_TYPE } from './protobuf/decode';
 
 export interface RawBody {
   bytes: Buffer;
@@ -32,10 +33,13 @@ export function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
+export type WriteType = 'application/json' | 'application/yaml' | typeof PROTOBUF_CONTENT_TYPE;
+
 /** What POST and PUT accept; everything else is 415. */
-const WRITE_TYPES: Record<string, 'application/json' | 'application/yaml'> = {
+const WRITE_TYPES: Record<string, WriteType> = {
   'application/json': 'application/json',
   'application/yaml': 'application/yaml',
+  [PROTOBUF_CONTENT_TYPE]: PROTOBUF_CONTENT_TYPE,
 };
 
 function unsupportedMediaType(accepted: string[]): StatusError {
@@ -46,11 +50,11 @@ function unsupportedMediaType(accepted: string[]): StatusError {
   });
 }
 
-/** The decoder's content type for a create or update body (JSON when none is given). */
-export function writeContentType(header: string | undefined): 'application/json' | 'application/yaml' | StatusError {
+/** The content type of a create, update or delete body (JSON when none is given). */
+export function writeContentType(header: string | undefined): WriteType | StatusError {
   const type = mediaType(header);
   if (type === '') return 'application/json';
-  return WRITE_TYPES[type] ?? unsupportedMediaType(['application/json', 'application/yaml']);
+  return WRITE_TYPES[type] ?? unsupportedMediaType(Object.keys(WRITE_TYPES));
 }
 
 /** The patch type of a PATCH body, by the four content types kube-apiserver accepts. */

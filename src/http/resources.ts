@@ -9,12 +9,13 @@ import { invalidError, StatusError } from '../engine/api/status';
 import { isObject } from '../engine/api/types';
 import type { RequestInfo } from '../engine/apiserver/request-info';
 import type { ApiRequest, RequestBody, Verb } from '../engine/apiserver/request';
-import { MAX_REQUEST_BODY_BYTES } from '../engine/apiserver/decode';
+import { MAX_DEPTH, MAX_REQUEST_BODY_BYTES } from '../engine/apiserver/decode';
 import { parseJson } from '../engine/apiserver/decode/json-parse';
 import { toJsonValue } from '../engine/apiserver/decode/source';
 import { patchTypeOf, readBody, writeContentType } from './body';
 import type { Exchange } from './context';
 import { serveLogs } from './pod-logs';
+import { decodeProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf/decode';
 import { contentTypeOf, negotiateOutput, type Output } from './negotiate';
 import { parseQuery, tableOptionsError, type QueryOptions } from './query';
 import { asStatusError, writeJson, writeStatus } from './respond';
@@ -42,24 +43,27 @@ async function requestBody(x: Exchange, verb: string): Promise<{ body?: RequestB
   if (verb !== 'create' && verb !== 'update' && verb !== 'patch' && verb !== 'delete' && verb !== 'deletecollection') return {};
   const raw = await readBody(x.req);
   const contentTypeHeader = x.req.headers['content-type'];
-  if (verb === 'delete' || verb === 'deletecollection') {
-    if (raw.tooLarge) return new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}` });
-    if (raw.bytes.length === 0) return {};
-    const parsed = parseJson(raw.bytes.toString('utf8'), 256);
-    if ('error' in parsed) return badBody(parsed.error.message);
-    const value = toJsonValue(parsed.node);
-    if (!isObject(value)) return badBody('decoded object cannot be converted to DeleteOptions');
-    return { body: { object: value } };
-  }
-  const text = raw.bytes.toString('utf8');
   if (verb === 'patch') {
     const patchType = patchTypeOf(contentTypeHeader);
     if (patchType instanceof StatusError) return patchType;
-    return { body: { text, contentType: patchType === 'apply' ? 'application/yaml' : 'application/json' }, patchType };
+    return { body: { text: raw.bytes.toString('utf8'), contentType: patchType === 'apply' ? 'application/yaml' : 'application/json' }, patchType };
   }
+  const deleting = verb === 'delete' || verb === 'deletecollection';
+  if (deleting && raw.bytes.length === 0) return {};
   const contentType = writeContentType(contentTypeHeader);
   if (contentType instanceof StatusError) return contentType;
-  return { body: { text, contentType } };
+  // The engine decodes text itself (and refuses oversized bodies after authorization).
+  if (!deleting && contentType !== PROTOBUF_CONTENT_TYPE) return { body: { text: raw.bytes.toString('utf8'), contentType } };
+  if (raw.tooLarge) return new StatusError({ code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}` });
+  if (contentType === PROTOBUF_CONTENT_TYPE) {
+    const object = decodeProtobuf(raw.bytes);
+    return typeof object === 'string' ? badBody(object) : { body: { object } };
+  }
+  const parsed = contentType === 'application/json' ? parseJson(raw.bytes.toString('utf8'), MAX_DEPTH) : undefined;
+  if (parsed && 'error' in parsed) return badBody(parsed.error.message);
+  const value = parsed ? toJsonValue(parsed.node) : undefined;
+  if (!isObject(value)) return badBody('decoded object cannot be converted to DeleteOptions');
+  return { body: { object: value } };
 }
 
 export async function serveResource(x: Exchange, info: RequestInfo): Promise<void> {

@@ -14,6 +14,8 @@ import { deleteCollection } from './handlers/delete-collection';
 import { handlePatch } from './handlers/patch';
 import { getObject, listObjects } from './handlers/read';
 import { createBinding } from './handlers/binding';
+import { createEviction } from './handlers/eviction';
+import { createReview, reviewHandler } from './handlers/reviews';
 import { getScale, patchScale, updateScale } from './handlers/scale';
 import { handleUpdate } from './handlers/update';
 import type { UpdateResult } from './handlers/write';
@@ -31,10 +33,17 @@ export function notServedError(): StatusError {
 const NAMED_VERBS = new Set(['get', 'update', 'patch', 'delete']);
 
 /**
- * The subresources the API server serves itself. The kubelet's (log, exec, attach, portforward,
- * proxy) and eviction are not served yet.
+ * The subresources the API server serves itself; for log it finds the pod and container, and the
+ * HTTP facade reads the output from the kubelet.
  */
-const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'binding', 'finalize']);
+const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'binding', 'finalize', 'eviction', 'log']);
+
+/** Streams into a running process, which simulated containers do not have: what is missing. */
+const PROCESS_SUBRESOURCES: Readonly<Record<string, string>> = { exec: 'exec into', attach: 'attach to', portforward: 'forward to', proxy: 'proxy to' };
+
+function noProcessError(subresource: string): StatusError {
+  return badRequestError(`${subresource} is not available in kubesim: simulated containers run no processes, so there is nothing to ${PROCESS_SUBRESOURCES[subresource]}`);
+}
 
 export function resolveTarget(ctx: RequestContext): Target {
   const r = ctx.request;
@@ -42,6 +51,7 @@ export function resolveTarget(ctx: RequestContext): Target {
   if (!info) throw notServedError();
   const subresource = r.subresource ?? '';
   const sub = subresource ? info.subresources.find((s) => s.name === subresource) : undefined;
+  if (sub && Object.hasOwn(PROCESS_SUBRESOURCES, subresource)) throw noProcessError(subresource);
   if (subresource && (!sub || !SERVED_SUBRESOURCES.has(subresource))) throw notServedError();
   const verbs = sub ? sub.verbs : info.verbs;
   if (!verbs.includes(r.verb)) throw methodNotSupportedError(groupResource(info), r.verb);
@@ -67,6 +77,16 @@ function deleted(ctx: RequestContext, outcome: DeleteOutcome): HandlerResult {
   return { code: accepted ? 202 : 200, body: outcome.body };
 }
 
+/** A request, to a computed resource (the reviews) or to a stored one. */
+export async function serveRequest(ctx: RequestContext): Promise<HandlerResult> {
+  const r = ctx.request;
+  const info = ctx.server.registry.byGroupResource(r.group, r.resource, r.version);
+  const review = info && !r.subresource ? reviewHandler(info) : undefined;
+  if (!info || !review) return dispatch(ctx, resolveTarget(ctx));
+  if (r.verb !== 'create') throw methodNotSupportedError(groupResource(info), r.verb);
+  return createReview(ctx, info, review);
+}
+
 export async function dispatch(ctx: RequestContext, t: Target): Promise<HandlerResult> {
   const verb = ctx.request.verb;
   switch (verb) {
@@ -76,6 +96,7 @@ export async function dispatch(ctx: RequestContext, t: Target): Promise<HandlerR
       return object(200, await listObjects(ctx, t));
     case 'create':
       if (t.subresource === 'binding') return object(201, await createBinding(ctx, t));
+      if (t.subresource === 'eviction') return createEviction(ctx, t);
       if (t.subresource) throw methodNotSupportedError(groupResource(t.info), `${verb} ${t.subresource}`);
       return object(201, await handleCreate(ctx, t));
     case 'update':

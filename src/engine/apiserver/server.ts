@@ -25,7 +25,7 @@ import { forbiddenStatusError } from './authz/forbidden';
 import type { Attributes, Authorizer, AuthorizerFactory } from './authz/types';
 import { privilegedGroupAuthorizer, unionAuthorizer } from './authz/union';
 import { RequestContext, type ServerParts } from './context';
-import { dispatch, resolveTarget } from './dispatch';
+import { resolveTarget, serveRequest } from './dispatch';
 import { toStatusError } from './errors';
 import { startWatch } from './handlers/watch';
 import type { ApiRequest, ApiResponse, NonResourceRequest, WatchHandle, WatchListener } from './request';
@@ -153,7 +153,7 @@ class Server implements ApiServer, ServerParts {
       const user = await authenticate(ctx);
       ctx.user = user;
       await authorize(ctx, user);
-      const result = await dispatch(ctx, resolveTarget(ctx));
+      const result = await serveRequest(ctx);
       code = result.code;
       body = result.body;
     } catch (err) {

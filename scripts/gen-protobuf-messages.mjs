@@ -1,0 +1,52 @@
+// Extracts the protobuf message layouts kube-apiserver's request bodies use (field number, JSON
+// name, type, repeated/map) from the generated.proto files of k8s.io/api and apimachinery on
+// release-1.35, into src/http/protobuf/messages.json. kubectl's typed clients send protobuf.
+// usage: node scripts/gen-protobuf-messages.mjs <mirror dir holding kubernetes+api and kubernetes+apimachinery>
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = process.argv[2] ?? '/work/.mirror';
+const BRANCH = 'release-1.35';
+const git = (repo, ...args) => execFileSync('git', ['-C', join(root, repo, 'repo'), ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+
+// The group-versions a default 1.35 kube-apiserver serves (GA), plus apimachinery's own.
+const API = git('kubernetes+api', 'ls-tree', '-r', '--name-only', BRANCH)
+  .split('\n')
+  .filter((p) => /^[a-z]+\/v\d+\/generated\.proto$/.test(p));
+const MACHINERY = ['pkg/apis/meta/v1', 'pkg/api/resource', 'pkg/util/intstr', 'pkg/runtime', 'pkg/runtime/schema'].map((p) => `${p}/generated.proto`);
+
+const SCALARS = new Set(['string', 'bytes', 'bool', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'double', 'float', 'fixed32', 'fixed64']);
+const messages = {};
+
+function qualify(type, pkg) {
+  if (SCALARS.has(type)) return type;
+  return type.startsWith('.') ? type.slice(1) : `${pkg}.${type}`;
+}
+
+function parse(text) {
+  const pkg = /^package ([\w.-]+);/m.exec(text)[1];
+  const re = /^message (\w+) \{([\s\S]*?)^\}/gm;
+  let m;
+  while ((m = re.exec(text))) {
+    const fields = [];
+    for (const line of m[2].split('\n')) {
+      const l = line.trim();
+      if (l.startsWith('//') || l === '') continue;
+      let f = /^(optional|repeated) ([\w.]+) (\w+) = (\d+);/.exec(l);
+      if (f) {
+        fields.push([Number(f[4]), f[3], qualify(f[2], pkg), f[1] === 'repeated' ? 1 : 0]);
+        continue;
+      }
+      f = /^map<([\w.]+), ?([\w.]+)> (\w+) = (\d+);/.exec(l);
+      if (f) fields.push([Number(f[4]), f[3], [qualify(f[1], pkg), qualify(f[2], pkg)], 2]);
+    }
+    messages[`${pkg}.${m[1]}`] = fields;
+  }
+}
+
+for (const p of API) parse(git('kubernetes+api', 'show', `${BRANCH}:${p}`));
+for (const p of MACHINERY) parse(git('kubernetes+apimachinery', 'show', `${BRANCH}:${p}`));
+const ordered = Object.fromEntries(Object.keys(messages).sort().map((k) => [k, messages[k]]));
+writeFileSync('src/http/protobuf/messages.json', JSON.stringify(ordered) + '\n');
+console.log(`${Object.keys(ordered).length} messages`);
