@@ -12,6 +12,7 @@ import { Alias, Composer, Parser, Scalar, YAMLMap, YAMLSeq, isAlias, isMap, isSc
 import type { CST } from 'yaml';
 import { goQuote } from '../../api/gofmt';
 import type { ObjectNode, SourceEntry, SourceNode, SourceSpan } from './source';
+import { fastYamlDocuments } from './yaml-fast';
 import { jsonKey, resolvePlain, resolveTagged, type Resolved } from './yaml-scalars';
 
 export interface YamlProblem {
@@ -54,6 +55,11 @@ class Fail {
 const MERGE_TAG = 'tag:yaml.org,2002:merge';
 
 export function parseYamlDocuments(text: string, limits: YamlLimits): YamlDocument[] {
+  return fastYamlDocuments(text, limits) ?? generalYamlDocuments(text, limits);
+}
+
+/** Any YAML, through the yaml package's parser and composer (the fast path's reference). */
+export function generalYamlDocuments(text: string, limits: YamlLimits): YamlDocument[] {
   const tokens = [...new Parser().parse(text)];
   const starts = tokens.filter((t) => t.type === 'document').map((t) => t.offset);
   const docs: YamlDocument[] = [];
