@@ -1,0 +1,25 @@
+/**
+ * nodeShouldRunDaemonPod: a node should run the daemon pod when the pod's node selector and
+ * required affinity match it and every NoSchedule and NoExecute taint is tolerated; a pod
+ * already there may keep running on a node whose only untolerated taints are NoSchedule.
+ */
+import type { JsonObject } from '../../api/types';
+import type { Node, Pod as SchedulerPod, Taint, Toleration } from '../../scheduler/api';
+import { RequiredNodeAffinity } from '../../scheduler/plugins/helpers/node-affinity';
+import { toleratesTaint } from '../../scheduler/plugins/helpers/taints';
+
+export interface NodeVerdict {
+  shouldRun: boolean;
+  shouldContinueRunning: boolean;
+}
+
+export function nodeShouldRunDaemonPod(podSpec: JsonObject, node: Node): NodeVerdict {
+  const name = node.metadata.name ?? '';
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: '', namespace: '', uid: '' }, spec: podSpec } as unknown as SchedulerPod;
+  if (!new RequiredNodeAffinity(pod).matches(name, node.metadata.labels ?? {})) return { shouldRun: false, shouldContinueRunning: false };
+  const tolerations = (Array.isArray(podSpec.tolerations) ? podSpec.tolerations : []) as unknown as Toleration[];
+  const untolerated = (effects: readonly string[]): boolean =>
+    (node.spec?.taints ?? []).some((t: Taint) => effects.includes(t.effect) && !tolerations.some((tol) => toleratesTaint(tol, t)));
+  if (!untolerated(['NoSchedule', 'NoExecute'])) return { shouldRun: true, shouldContinueRunning: true };
+  return { shouldRun: false, shouldContinueRunning: !untolerated(['NoExecute']) };
+}
