@@ -10,7 +10,7 @@ import { noKindMatchMessage } from '../api/registry';
 import type { Status } from '../api/status';
 import { isObject, parseApiVersion, type JsonObject, type KubeObject } from '../api/types';
 import type { Client } from '../client';
-import { parseManifest, type ManifestDocument } from '../apiserver/decode';
+import { parseManifest, type FieldValidation, type ManifestDocument } from '../apiserver/decode';
 
 export const FIELD_MANAGER = 'kubesim';
 
@@ -36,6 +36,8 @@ export interface ApplyOptions {
   namespace?: string;
   dryRun?: boolean;
   force?: boolean;
+  /** kubectl's --validate: Strict (default), Warn or Ignore. */
+  fieldValidation?: FieldValidation;
 }
 
 /** kubectl's short reference to an object: lower-case kind, group, name. */
@@ -86,7 +88,7 @@ export async function applyDocument(client: Client, doc: ManifestDocument, optio
     name,
     patchType: 'apply',
     body: { object: body },
-    options: { fieldManager: FIELD_MANAGER, fieldValidation: 'Strict', force: options.force, dryRun: options.dryRun },
+    options: { fieldManager: FIELD_MANAGER, fieldValidation: options.fieldValidation ?? 'Strict', force: options.force, dryRun: options.dryRun },
   });
   if (res.code >= 400) {
     const status = res.body as unknown as Status;
