@@ -32,6 +32,13 @@ export class ResourceStorage {
   readonly keyPrefix: string;
   private readonly storagePrefix: string;
 
+  /**
+   * What this storage wrote and the watch cache has not seen yet, by key: the object as reading
+   * it back would give it (see asStored), shared with reads and with the cache's event instead of
+   * decoding the stored bytes again. Each entry goes when the cache takes it or the key changes.
+   */
+  private readonly written = new Map<string, KubeObject>();
+
   constructor(
     readonly store: Store,
     readonly type: ResourceInfo,
@@ -39,7 +46,7 @@ export class ResourceStorage {
   ) {
     this.storagePrefix = type.storagePrefix ?? type.resource;
     this.keyPrefix = storageListPrefix(this.storagePrefix);
-    this.cache = new WatchCache(store, this.keyPrefix, cacheCapacity);
+    this.cache = new WatchCache(store, this.keyPrefix, cacheCapacity, (key, revision) => this.takeWritten(key, revision));
   }
 
   key(namespace: string, name: string): string {
@@ -52,7 +59,24 @@ export class ResourceStorage {
   }
 
   decode(kv: KeyValue): KubeObject {
-    return this.cache.sharedAt(kv.key, kv.modRevision) ?? decodeFromStorage(kv);
+    return this.cache.sharedAt(kv.key, kv.modRevision) ?? this.writtenAt(kv.key, kv.modRevision) ?? decodeFromStorage(kv);
+  }
+
+  private writtenAt(key: string, revision: number): KubeObject | undefined {
+    const obj = this.written.get(key);
+    return obj && obj.metadata.resourceVersion === String(revision) ? obj : undefined;
+  }
+
+  private takeWritten(key: string, revision: number): KubeObject | undefined {
+    const obj = this.writtenAt(key, revision);
+    if (obj) this.written.delete(key);
+    return obj;
+  }
+
+  private wrote(key: string, stored: KubeObject, revision: number): WriteResult {
+    const object = asStored(stored, revision);
+    this.written.set(key, object);
+    return { object, revision };
   }
 
   async get(key: string, revision?: number): Promise<StoredObject | undefined> {
@@ -80,7 +104,7 @@ export class ResourceStorage {
       }),
     );
     if (!res.succeeded) throw alreadyExistsError(groupResource(this.type), name);
-    return { object: asStored(stored, res.header.revision), revision: res.header.revision };
+    return this.wrote(key, stored, res.header.revision);
   }
 
   /**
@@ -103,7 +127,7 @@ export class ResourceStorage {
       }),
     );
     if (!res.succeeded) return undefined;
-    return { object: asStored(stored, res.header.revision), revision: res.header.revision };
+    return this.wrote(key, stored, res.header.revision);
   }
 
   /** Deletes the key if it is still at `expected`; undefined when it changed meanwhile. */
@@ -117,6 +141,7 @@ export class ResourceStorage {
       }),
     );
     if (!res.succeeded) return undefined;
+    this.written.delete(key);
     return { object: expected.object, revision: res.header.revision };
   }
 

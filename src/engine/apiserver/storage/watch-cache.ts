@@ -70,6 +70,8 @@ export class WatchCache {
     private readonly store: Store,
     readonly prefix: string,
     private readonly capacity = DEFAULT_CAPACITY,
+    /** The object a write through the API server left for this key and revision, if it has it (else the bytes are decoded). */
+    private readonly written: (key: string, revision: number) => KubeObject | undefined = () => undefined,
   ) {}
 
   async start(): Promise<void> {
@@ -179,7 +181,7 @@ export class WatchCache {
     const prev = this.objects.get(kv.key) ?? (prevKv ? decodeFromStorage(prevKv) : undefined);
     let event: CacheEvent;
     if (type === 'PUT') {
-      const obj = decodeFromStorage(kv);
+      const obj = this.written(kv.key, kv.modRevision) ?? decodeFromStorage(kv);
       this.objects.set(kv.key, obj);
       event = prev
         ? { type: 'MODIFIED', key: kv.key, object: obj, prevObject: prev, revision: kv.modRevision }
