@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createCluster, type Cluster } from '../engine/cluster';
 import { applyManifestText, type ApplyResult } from '../engine/manifests/apply';
 import { formatTimeline } from '../engine/timeline/format';
+import { formatSummary, summaryObjects } from '../engine/timeline/summary';
 import { parseDuration } from './duration';
 
 const USAGE = `Apply manifests to a simulated Kubernetes 1.35 cluster and show what the control plane does.
@@ -106,38 +107,48 @@ export async function applyFiles(cluster: Cluster, files: string[]): Promise<App
   return results;
 }
 
-export async function runApply(argv: string[]): Promise<number> {
+/** Where the command writes: the process's streams, or a test's buffers. */
+export interface Output {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+export async function runApply(argv: string[], io: Output = process): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(USAGE);
+    io.stdout.write(USAGE);
     return 0;
   }
   const args = parseArgs(argv);
   if (typeof args === 'string') {
-    process.stderr.write(`${args}\n\n${USAGE}`);
+    io.stderr.write(`${args}\n\n${USAGE}`);
     return 2;
   }
   const files: string[] = [];
   for (const p of args.files) {
     const found = collect(p);
     if (typeof found === 'string') {
-      process.stderr.write(`${found}\n`);
+      io.stderr.write(`${found}\n`);
       return 2;
     }
     files.push(...found);
   }
-  const cluster = await createCluster({ seed: args.seed });
+  const cluster = await createCluster({ seed: args.seed, nodes: { count: args.nodes } });
   const start = cluster.clock.now();
   const firstRecord = cluster.trace.next;
   const results = await applyFiles(cluster, files);
   const run = args.until === 'settled' ? await cluster.settle() : { settled: true, steps: await cluster.advance(args.until), elapsed: args.until, pending: [] };
   const records = cluster.trace.since(firstRecord);
-  const objects = await cluster.client().request({ verb: 'list', group: '', version: 'v1', resource: 'pods' });
+  const dropped = records.length > 0 ? records[0]!.id - firstRecord : 0;
+  const objects = await summaryObjects(cluster.client());
   if (args.output === 'json') {
-    process.stdout.write(JSON.stringify({ results, settled: run.settled, elapsedMs: run.elapsed, records, objects: objects.body.items ?? [] }, null, 2) + '\n');
+    const body = { results, settled: run.settled, elapsedMs: run.elapsed, droppedRecords: dropped, records, objects: objects.flatMap((g) => g.items) };
+    io.stdout.write(JSON.stringify(body, null, 2) + '\n');
   } else {
-    for (const r of results) (r.action === 'failed' ? process.stderr : process.stdout).write(`${r.message}\n`);
-    process.stdout.write('\n' + formatTimeline(records, start).join('\n') + '\n');
-    if (!run.settled) process.stdout.write(`\nnot settled after ${run.elapsed / 1000}s of virtual time; still pending: ${run.pending.join(', ')}\n`);
+    for (const r of results) (r.action === 'failed' ? io.stderr : io.stdout).write(`${r.message}\n`);
+    if (dropped > 0) io.stdout.write(`\n(the trace keeps the last ${cluster.trace.capacity} records: the first ${dropped} are not shown)\n`);
+    io.stdout.write('\n' + formatTimeline(records, start).join('\n') + '\n');
+    if (!run.settled) io.stdout.write(`\nnot settled after ${run.elapsed / 1000}s of virtual time; still pending: ${run.pending.join(', ')}\n`);
+    io.stdout.write('\n' + formatSummary(objects, cluster.clock.now()));
   }
   await cluster.close();
   return results.some((r) => r.action === 'failed') ? 1 : 0;

@@ -1,56 +1,77 @@
 /**
- * The timeline: trace records as one line each, in virtual time, for the CLI and for anyone
- * reading a trace without the panel. Reads like a log of the control plane:
- *   +0.000s  rev 57   kubesim                     create  deployment.apps/web
- *   +0.001s  rev 58   deployment-controller       create  replicaset.apps/web-7d4b9c
+ * The timeline: trace records as one line each, in the order they happened, for the CLI and
+ * for anyone reading a trace without the panel. Reads like a log of the control plane:
+ *
+ *     +0.000s  rev 190   admin                          patch deployments.apps default/web
+ *     +0.000s            deployment-controller          reconcile default/web (rev 190): ...
+ *     +0.000s  rev 193   replicaset-controller          create pods default/web-7dfb948969-nbcqs
+ *     +0.000s            kube-scheduler                 schedule pod default/web-... -> kubesim-worker2 (...)
+ *
+ * A write's request line carries the revision it produced and what etcd stored (the revision
+ * record). Reads and watches are left out, and so, unless `all` is set, are the heartbeats
+ * (node Leases) and the writes of Events, which appear as their own event lines.
  */
 import type { TraceRecord } from '../trace/types';
+import type { RevisionRecord } from '../trace/revision';
 import type { ApiRequestRecord } from '../trace/apiserver';
+import { describeEvent, describeKubelet, describeReconcile, describeRequest, describeRevision, describeScheduling, type Described } from './describe';
 
-const SA_PREFIX = 'system:serviceaccount:';
-const NODE_PREFIX = 'system:node:';
-
-/** The actor's short name: a controller's service account, a kubelet's node, the scheduler. */
-export function actorName(user: string): string {
-  if (user.startsWith(SA_PREFIX)) return user.slice(user.lastIndexOf(':') + 1);
-  if (user.startsWith(NODE_PREFIX)) return `kubelet/${user.slice(NODE_PREFIX.length)}`;
-  if (user === 'system:kube-scheduler') return 'kube-scheduler';
-  if (user === 'kubernetes-admin') return 'admin';
-  return user;
+export interface TimelineOptions {
+  /** Include Lease renewals and Event writes. */
+  all?: boolean;
 }
 
-function resourceRef(r: ApiRequestRecord): string {
-  const what = r.group ? `${r.resource}.${r.group}` : r.resource;
-  const sub = r.subresource ? `/${r.subresource}` : '';
-  const ns = r.namespace ? `${r.namespace}/` : '';
-  return `${what}${sub} ${ns}${r.name ?? ''}`.trimEnd();
-}
+const ACTOR_WIDTH = 30;
 
 export function formatOffset(ms: number): string {
   return `+${(ms / 1000).toFixed(3)}s`;
 }
 
-/** One line for a record, or undefined for records the timeline leaves out (reads). */
-export function timelineLine(record: TraceRecord, startMs: number): string | undefined {
-  const at = formatOffset(record.time - startMs).padStart(10);
+/** Writes that are the cluster's pulse rather than its story. */
+function background(r: { group: string; resource: string }): boolean {
+  return (r.group === 'coordination.k8s.io' && r.resource === 'leases') || r.resource === 'events';
+}
+
+function isWrite(r: ApiRequestRecord): boolean {
+  if (r.revision !== undefined) return true;
+  // Reads are not events in the cluster's story; a read that was refused (403, 410) is.
+  return r.code >= 400 && !(r.verb === 'get' && r.code === 404) && r.verb !== 'watch';
+}
+
+function describe(record: TraceRecord, stored: ReadonlyMap<number, RevisionRecord>, shown: ReadonlySet<number>, options: TimelineOptions): Described | undefined {
   switch (record.type) {
-    case 'api.request': {
-      // Reads are not events in the cluster's story; a read that was refused (403, 410) is.
-      if (record.revision === undefined && (record.code < 400 || (record.verb === 'get' && record.code === 404))) return undefined;
-      const rev = record.revision !== undefined ? `rev ${record.revision}` : 'rev -';
-      const outcome = record.code >= 400 ? `  -> ${record.code} ${record.reason ?? ''}: ${record.message ?? ''}` : '';
-      return `${at}  ${rev.padEnd(9)} ${actorName(record.user).padEnd(34)} ${record.verb.padEnd(7)} ${resourceRef(record)}${outcome}`;
-    }
-    default:
-      return undefined;
+    case 'api.request':
+      if (!isWrite(record) || (!options.all && background(record))) return undefined;
+      return describeRequest(record, stored.get(record.id));
+    case 'store.revision':
+      if ((record.cause !== undefined && shown.has(record.cause)) || (!options.all && background(record))) return undefined;
+      return describeRevision(record);
+    case 'controller.reconcile':
+      return describeReconcile(record);
+    case 'scheduler.attempt':
+    case 'scheduler.binding':
+      return describeScheduling(record);
+    case 'kubelet.action':
+      return describeKubelet(record);
+    case 'kube.event':
+      return describeEvent(record);
   }
 }
 
-export function formatTimeline(records: Iterable<TraceRecord>, startMs: number): string[] {
+export function formatTimeline(records: Iterable<TraceRecord>, startMs: number, options: TimelineOptions = {}): string[] {
+  const list = [...records];
+  // The revision each write request produced, so the request's line can say what was stored.
+  const stored = new Map<number, RevisionRecord>();
+  for (const r of list) if (r.type === 'store.revision' && r.cause !== undefined) stored.set(r.cause, r);
+  const shown = new Set<number>();
+  for (const r of list) if (r.type === 'api.request' && isWrite(r) && (options.all || !background(r))) shown.add(r.id);
   const out: string[] = [];
-  for (const r of records) {
-    const line = timelineLine(r, startMs);
-    if (line !== undefined) out.push(line);
+  for (const r of list) {
+    const d = describe(r, stored, shown, options);
+    if (!d) continue;
+    const at = formatOffset(r.time - startMs).padStart(10);
+    const rev = d.revision !== undefined ? `rev ${d.revision}` : '';
+    out.push(`${at}  ${rev.padEnd(9)} ${d.actor.padEnd(ACTOR_WIDTH)} ${d.text}`.trimEnd());
   }
   return out;
 }

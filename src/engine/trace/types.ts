@@ -2,12 +2,14 @@
  * Every kind of trace record. Each engine part defines its records in a file of this folder
  * and adds them to the union here, so a subscriber can switch on `type` exhaustively.
  */
+import type { SchedulerRecord } from '../scheduler/record';
 import type { ApiRequestRecord } from './apiserver';
+import type { KubeEventRecord } from './event';
 import type { KubeletRecord } from './kubelet';
 import type { ReconcileRecord } from './reconcile';
 import type { RevisionRecord } from './revision';
 
-export type TraceRecord = ApiRequestRecord | ReconcileRecord | KubeletRecord | RevisionRecord;
+export type TraceRecord = ApiRequestRecord | ReconcileRecord | KubeletRecord | RevisionRecord | SchedulerRecord | KubeEventRecord;
 
 export type TraceRecordType = TraceRecord['type'];
 

@@ -43,7 +43,7 @@ export function nodeConfig(name: string, index: number, extra: Partial<NodeConfi
 }
 
 export async function kubeletHarness(nodes: Partial<NodeConfig>[] = [{}]): Promise<KubeletHarness> {
-  const cluster = await createCluster({ seed: 'kubelet-test' });
+  const cluster = await createCluster({ seed: 'kubelet-test', bare: true });
   const start = cluster.clock.now();
   const kubelets: Kubelet[] = [];
   for (const [i, extra] of nodes.entries()) {

@@ -17,7 +17,7 @@ describe('revision records', () => {
   });
 
   it('are emitted for every etcd revision, caused by the request that wrote it', async () => {
-    const cluster = await createCluster();
+    const cluster = await createCluster({ bare: true });
     const first = cluster.trace.next;
     const cm = cluster.client().resource({ group: '', version: 'v1', resource: 'configmaps' }, 'default');
     await cm.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { k: 'a' } });

@@ -21,10 +21,13 @@ import type { RateLimiter } from '../workqueue/rate-limiters';
 import { runWorkers } from '../workqueue/workers';
 import { revisionCauses, type RevisionCauses } from './revision-causes';
 
-/** How a sync ended; returning nothing means done. */
-export type SyncResult = { requeueAfterMs: number } | void;
+/**
+ * How a sync ended; returning nothing means done. A background requeue is a check (a progress
+ * deadline) that does not keep the cluster from settling.
+ */
+export type SyncResult = { requeueAfterMs: number; background?: boolean } | void;
 
-export const requeueAfter = (ms: number): SyncResult => ({ requeueAfterMs: ms });
+export const requeueAfter = (ms: number, options: { background?: boolean } = {}): SyncResult => ({ requeueAfterMs: ms, ...(options.background ? { background: true } : {}) });
 
 export interface ReconcileContext {
   readonly key: string;
@@ -181,7 +184,7 @@ export class Controller {
     const record = this.emit({ ...base, outcome, requeueAfterMs: result?.requeueAfterMs }, trigger.cause, id);
     if (result) {
       this.delayed.set(key, { kind: 'requeue', cause: record.id });
-      this.queue.addAfter(key, result.requeueAfterMs);
+      this.queue.addAfter(key, result.requeueAfterMs, { background: result.background });
     }
   }
 

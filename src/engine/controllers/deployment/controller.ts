@@ -168,7 +168,8 @@ export class DeploymentController {
     ctx.observe(`${rsList.length} replica sets; ${describe(plan.actions)}`);
     await this.execute(ctx, d, plan);
     if (plan.requeue === 'rateLimited') this.loop.enqueueAfter(key, this.loop.queue.rateLimiter.when(key));
-    else if (plan.requeue) return requeueAfter(plan.requeue.after);
+    // The progress deadline check: the cluster counts as settled while it waits.
+    else if (plan.requeue) return requeueAfter(plan.requeue.after, { background: true });
   }
 
   /** The ReplicaSets the Deployment controls, after adopting matching orphans and releasing those that stopped matching. */
