@@ -174,7 +174,7 @@ export class NodeLifecycleController {
 
   private async updateNodeHealth(client: Client, observe: (s: string) => void, cached: Node, zoneConditions: Map<string, (NodeCondition | undefined)[]>): Promise<void> {
     const name = cached.metadata.name ?? '';
-    let node = deepCopy(cached);
+    let node = cached;
     let result: ReturnType<typeof checkNodeHealth> | undefined;
     for (let attempt = 0; attempt < HEALTH_UPDATE_RETRIES; attempt++) {
       const now = this.clock.now();
@@ -188,12 +188,14 @@ export class NodeLifecycleController {
         startupGracePeriodMs: this.settings.nodeStartupGracePeriodMs,
       });
       this.health.set(name, check.health);
-      if (!check.statusChanged) {
+      if (!check.unknownConditions) {
         result = check;
         break;
       }
       try {
-        node = await client.resource<Node>(NODES).updateStatus(node);
+        const next = deepCopy(node);
+        next.status = { ...next.status, conditions: check.unknownConditions };
+        node = await client.resource<Node>(NODES).updateStatus(next);
         this.health.set(name, { conditions: node.status?.conditions ?? [], probeTimestamp: check.health.probeTimestamp, readyTransitionTimestamp: now, lease: check.health.lease });
         observe(`Ready ${check.observed.status} -> ${check.current?.status ?? 'none'}: not heard from since ${this.clock.rfc3339(check.health.probeTimestamp)}`);
         result = check;
@@ -201,7 +203,7 @@ export class NodeLifecycleController {
       } catch (err) {
         if (!(err instanceof Error) || err instanceof TypeError) throw err;
         try {
-          node = deepCopy(await client.resource<Node>(NODES).get(name));
+          node = await client.resource<Node>(NODES).get(name);
         } catch (getErr) {
           if (isNotFound(getErr)) return;
           throw getErr;

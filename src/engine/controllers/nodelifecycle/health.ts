@@ -16,7 +16,7 @@ export interface NodeHealth {
 }
 
 export interface HealthCheck {
-  /** The node as read from the cache (a copy; its conditions are changed in place when they go Unknown). */
+  /** The node as the cache has it (not changed). */
   node: Node;
   saved: NodeHealth | undefined;
   lease: Lease | undefined;
@@ -33,8 +33,8 @@ export interface HealthResult {
   /** The Ready condition now. */
   current: NodeCondition | undefined;
   health: NodeHealth;
-  /** Whether the node's status must be written (conditions went Unknown). */
-  statusChanged: boolean;
+  /** The node's conditions to write when they went Unknown; undefined when nothing is to be written. */
+  unknownConditions?: NodeCondition[];
 }
 
 const UNKNOWN_CONDITION_TYPES = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'];
@@ -45,7 +45,7 @@ const parse = (t: string | null | undefined): number => (t ? Date.parse(t) : Num
 
 export function checkNodeHealth(input: HealthCheck): HealthResult {
   const { node, now } = input;
-  const conditions = (node.status ??= {}).conditions ?? [];
+  const conditions = node.status?.conditions ?? [];
   const created = node.metadata.creationTimestamp ?? null;
   const createdMs = parse(created);
   let health = input.saved ? { ...input.saved } : undefined;
@@ -77,8 +77,6 @@ export function checkNodeHealth(input: HealthCheck): HealthResult {
     health.probeTimestamp = now;
   }
 
-  let current = currentReady;
-  let statusChanged = false;
   if (now > health.probeTimestamp + grace) {
     const updated = conditions.map((c) => ({ ...c }));
     for (const type of UNKNOWN_CONDITION_TYPES) {
@@ -92,9 +90,9 @@ export function checkNodeHealth(input: HealthCheck): HealthResult {
         c.lastTransitionTime = input.nowTime;
       }
     }
-    node.status.conditions = updated;
-    current = readyOf(updated);
-    statusChanged = JSON.stringify(current) !== JSON.stringify(observed);
+    const current = readyOf(updated);
+    if (JSON.stringify(current) !== JSON.stringify(observed)) return { observed, current, health, unknownConditions: updated };
+    return { observed, current, health };
   }
-  return { observed, current, health, statusChanged };
+  return { observed, current: currentReady, health };
 }

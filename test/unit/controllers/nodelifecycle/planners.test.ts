@@ -20,36 +20,36 @@ describe('controllers/nodelifecycle planners', () => {
   describe('tryUpdateNodeHealth', () => {
     it('a node heard from within the grace period stays as it is; a renewed Lease counts as hearing from it', () => {
       const first = check(node(), undefined, T0);
-      assert.equal(first.statusChanged, false);
+      assert.equal(first.unknownConditions, undefined);
       assert.equal(first.health.probeTimestamp, T0);
       const withLease = check(node(), first.health, T0 + 45_000, lease(T0 + 40_000));
       assert.equal(withLease.health.probeTimestamp, T0 + 45_000);
-      assert.equal(check(node(), withLease.health, T0 + 95_000, lease(T0 + 40_000)).statusChanged, false);
+      assert.equal(check(node(), withLease.health, T0 + 95_000, lease(T0 + 40_000)).unknownConditions, undefined);
     });
 
     it('after 50 s without news: Ready and the pressure conditions become Unknown', () => {
       const first = check(node(), undefined, T0);
       const n = node();
       const late = check(n, first.health, T0 + 50_001);
-      assert.ok(late.statusChanged);
+      assert.ok(late.unknownConditions);
       assert.equal(late.observed.status, 'True');
-      assert.deepEqual(n.status?.conditions?.[0], { type: 'Ready', status: 'Unknown', lastHeartbeatTime: iso(T0), lastTransitionTime: iso(T0 + 50_001), reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
-      assert.deepEqual(n.status?.conditions?.slice(1).map((c) => [c.type, c.reason, c.lastHeartbeatTime]), [
+      assert.deepEqual(late.unknownConditions?.[0], { type: 'Ready', status: 'Unknown', lastHeartbeatTime: iso(T0), lastTransitionTime: iso(T0 + 50_001), reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
+      assert.deepEqual(late.unknownConditions?.slice(1).map((c) => [c.type, c.reason, c.lastHeartbeatTime]), [
         ['MemoryPressure', 'NodeStatusNeverUpdated', iso(T0)],
         ['DiskPressure', 'NodeStatusNeverUpdated', iso(T0)],
         ['PIDPressure', 'NodeStatusNeverUpdated', iso(T0)],
       ]);
-      assert.equal(check(node(), first.health, T0 + 50_000).statusChanged, false, 'strictly after the grace period');
+      assert.equal(check(node(), first.health, T0 + 50_000).unknownConditions, undefined, 'strictly after the grace period');
     });
 
     it('a node that never posted status gets the 60 s startup grace period, from its creation', () => {
       const fresh = node([]);
-      assert.equal(check(fresh, undefined, T0 + 60_000).statusChanged, false);
+      assert.equal(check(fresh, undefined, T0 + 60_000).unknownConditions, undefined);
       const n = node([]);
       const result = check(n, undefined, T0 + 60_001);
-      assert.ok(result.statusChanged);
+      assert.ok(result.unknownConditions);
       assert.equal(result.observed.status, 'Unknown');
-      assert.deepEqual(n.status?.conditions?.map((c) => [c.type, c.status, c.reason]), [
+      assert.deepEqual(result.unknownConditions?.map((c) => [c.type, c.status, c.reason]), [
         ['Ready', 'Unknown', 'NodeStatusNeverUpdated'],
         ['MemoryPressure', 'Unknown', 'NodeStatusNeverUpdated'],
         ['DiskPressure', 'Unknown', 'NodeStatusNeverUpdated'],
