@@ -3,15 +3,15 @@
  * schedule a CronJob creates a Job named <cronjob>-<unix minutes of the scheduled time>, honouring
  * suspend, startingDeadlineSeconds and concurrencyPolicy (Allow, Forbid, Replace); it keeps
  * status.active, lastScheduleTime and lastSuccessfulTime, and deletes finished Jobs beyond the
- * history limits. The sync is requeued for the next activation.
+ * history limits. The next activation wakes the CronJob up again.
  *
  * Runs as system:serviceaccount:kube-system:cronjob-controller; events come from
  * "cronjob-controller".
  */
 import { StatusError } from '../../api/status';
-import type { Clock } from '../../clock';
+import type { Clock, Timer } from '../../clock';
 import { deepCopy } from '../../client/clone';
-import { CONCURRENT_SYNCS, Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { CONCURRENT_SYNCS, Controller, type ReconcileContext } from '../../client/controller';
 import { isAlreadyExists, isNotFound } from '../../client/errors';
 import { EventBroadcaster, type EventRecorder, type ObjectReference } from '../../client/events';
 import { DeletedFinalStateUnknown, metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
@@ -43,6 +43,8 @@ export class CronJobController {
   private readonly cronJobs: SharedIndexInformer<CronJob>;
   private readonly jobs: SharedIndexInformer<Job>;
   private readonly recorder: EventRecorder;
+  /** The wake-up for each CronJob's next activation. */
+  private readonly wakeUps = new Map<string, Timer>();
 
   constructor(deps: ControllerDeps) {
     this.clock = deps.clock;
@@ -74,13 +76,19 @@ export class CronJobController {
   }
 
   shutDown(): void {
+    for (const timer of this.wakeUps.values()) this.clock.clearTimer(timer);
+    this.wakeUps.clear();
     this.loop.shutDown();
   }
 
-  private async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
+  private async sync(key: string, ctx: ReconcileContext): Promise<void> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const cached = this.cronJobs.indexer.getByName(namespace, name);
-    if (!cached) return;
+    if (!cached) {
+      this.clock.clearTimer(this.wakeUps.get(key));
+      this.wakeUps.delete(key);
+      return;
+    }
     const cj = deepCopy(cached);
     cj.status ??= {};
     const jobs = this.jobs.indexer.listNamespace(namespace).filter((j) => controllerOf(j)?.uid === cj.metadata.uid);
@@ -97,8 +105,27 @@ export class CronJobController {
       syncError = err;
     }
     if (changed) await ctx.client.resource<CronJob>(CRONJOBS, namespace).updateStatus(cj);
-    if (requeue !== undefined) return requeueAfter(Math.max(0, requeue));
+    if (requeue !== undefined) this.wakeUpAt(key, Math.max(0, requeue));
     if (syncError) throw syncError;
+  }
+
+  /**
+   * The sync for the next activation. Upstream requeues the key after the delay; here the wait is
+   * a daemon timer, so a cluster with CronJobs still settles between activations.
+   */
+  private wakeUpAt(key: string, delayMs: number): void {
+    this.clock.clearTimer(this.wakeUps.get(key));
+    this.wakeUps.set(
+      key,
+      this.clock.setTimer(
+        delayMs,
+        () => {
+          this.wakeUps.delete(key);
+          this.loop.enqueue(key);
+        },
+        { daemon: true, label: `cronjob-controller: next schedule of ${key}` },
+      ),
+    );
   }
 
   private async syncCronJob(ctx: ReconcileContext, cj: CronJob, jobs: readonly Job[]): Promise<{ requeueAfterMs?: number; changed: boolean }> {
