@@ -17,6 +17,7 @@ import type { ResourceInfo } from './resources';
 import type { ClusterStorage } from './storage/cluster-storage';
 import type { ResourceStorage } from './storage/resource-storage';
 import type { ServiceAllocators } from './strategies/service/strategy';
+import type { PendingWrite, WriteAttribution } from './write-attribution';
 import type { Strategy, StrategyContext } from './strategies/types';
 
 /** The server's parts, as handlers use them. */
@@ -32,6 +33,8 @@ export interface ServerParts {
   readonly admissionContext: AdmissionContext;
   readonly allocators: ServiceAllocators;
   readonly anonymousAuth: boolean;
+  /** Which request wrote each revision (the revision records' causes). */
+  readonly writes: WriteAttribution;
   strategy(resource: ResourceInfo): Strategy;
 }
 
@@ -56,6 +59,10 @@ export class RequestContext {
   readonly revisions: number[] = [];
   /** The field errors of a failed validation stage. */
   fieldErrors: ErrorList | undefined;
+  /** The id of this request's trace record, taken when the request starts. */
+  traceId: number | undefined;
+  private readonly announced: PendingWrite[] = [];
+  private lastWrite: PendingWrite | undefined;
 
   constructor(
     readonly request: ApiRequest,
@@ -70,9 +77,28 @@ export class RequestContext {
     return this.options.dryRun === true;
   }
 
+  /**
+   * Announces a write just before its etcd transaction: the key and the revision it expects to
+   * find there (0: to create it), so the revision it produces is attributed to this request
+   * even if the watch cache sees it before the request ends.
+   */
+  writing(key: string, prevRevision: number): void {
+    this.lastWrite = undefined;
+    if (this.dryRun || this.traceId === undefined) return;
+    this.lastWrite = this.server.writes.expect(key, prevRevision, { request: this.traceId, user: this.user?.username ?? '' });
+    this.announced.push(this.lastWrite);
+  }
+
   wrote(revision: number): void {
     this.revision = revision;
     this.revisions.push(revision);
+    if (this.lastWrite) this.server.writes.landed(this.lastWrite, revision);
+    this.lastWrite = undefined;
+  }
+
+  /** The request is over: forget the writes it announced and did not make. */
+  finish(): void {
+    this.server.writes.finished(this.announced);
   }
 
   stage(result: StageResult): void {

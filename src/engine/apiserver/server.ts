@@ -36,6 +36,7 @@ import type { ObjectReader } from './storage/reader';
 import { strategyFor } from './strategies';
 import { DEFAULT_SERVICE_NETWORK, ServiceAllocators, type ServiceNetwork } from './strategies/service/strategy';
 import type { Strategy } from './strategies/types';
+import { WriteAttribution } from './write-attribution';
 
 /** How often watchers that asked for bookmarks get one (kube-apiserver: about a minute). */
 export const BOOKMARK_INTERVAL_MS = 60 * 1000;
@@ -93,8 +94,7 @@ class Server implements ApiServer, ServerParts {
   private readonly strategies = new Map<string, Strategy>();
   private readonly compactor: Compactor;
   private bookmarkTimer: ReturnType<Clock['setTimer']> | undefined;
-  /** Revisions written by requests whose store events have not come through the caches yet. */
-  private readonly writers = new Map<number, { request: number; user: string }>();
+  readonly writes = new WriteAttribution();
 
   constructor(options: ApiServerOptions) {
     this.clock = options.clock;
@@ -128,7 +128,13 @@ class Server implements ApiServer, ServerParts {
   }
 
   async start(): Promise<void> {
-    for (const s of this.storage.all()) s.cache.observer = (event) => this.recordRevision(s, event);
+    // Cohabiting resources (core and events.k8s.io Events) share one key space: one record per revision.
+    const observed = new Set<string>();
+    for (const s of this.storage.all()) {
+      if (observed.has(s.keyPrefix)) continue;
+      observed.add(s.keyPrefix);
+      s.cache.observer = (event) => this.recordRevision(s, event);
+    }
     await this.storage.start();
     for (const svc of await this.storage.list({ group: '', resource: 'services' })) this.allocators.restore(svc);
     this.compactor.start();
@@ -147,6 +153,7 @@ class Server implements ApiServer, ServerParts {
 
   async handle(request: ApiRequest): Promise<ApiResponse> {
     const ctx = new RequestContext(request, this);
+    ctx.traceId = this.trace.reserve();
     let code: number;
     let body: JsonObject;
     try {
@@ -245,8 +252,8 @@ class Server implements ApiServer, ServerParts {
 
   /** One record per etcd revision, caused by the request that wrote it (DESIGN invariant 2). */
   private recordRevision(s: ResourceStorage, event: CacheEvent): void {
-    const writer = this.writers.get(event.revision);
-    this.writers.delete(event.revision);
+    const prev = event.prevObject ? Number(event.prevObject.metadata.resourceVersion ?? 0) : 0;
+    const writer = this.writes.observed(event.key, prev, event.revision);
     const meta = event.object.metadata;
     const operation = event.type === 'ADDED' ? 'create' : event.type === 'DELETED' ? 'delete' : 'update';
     this.trace.emit<RevisionRecord>({
@@ -269,7 +276,7 @@ class Server implements ApiServer, ServerParts {
     const r = ctx.request;
     const failed = code >= 400;
     const record = this.emitRequest(ctx, r, failed, code, body, path);
-    for (const revision of ctx.revisions) this.writers.set(revision, { request: record.id, user: record.user });
+    ctx.finish();
     return record;
   }
 
@@ -296,7 +303,7 @@ class Server implements ApiServer, ServerParts {
       warnings: ctx.warnings.length > 0 ? [...ctx.warnings] : undefined,
       stages: ctx.stages,
       revision: ctx.revision,
-    });
+    }, ctx.traceId);
   }
 }
 

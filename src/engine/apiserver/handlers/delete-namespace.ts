@@ -54,6 +54,7 @@ export async function deleteNamespace(ctx: RequestContext, t: Target, options: D
     if (finalizers.length > 0) next.metadata.finalizers = finalizers;
     else delete next.metadata.finalizers;
     delete next.metadata.resourceVersion;
+    ctx.writing(key, current.modRevision);
     const result = await t.storage.update(key, next, current, ctx.dryRun);
     if (!result) continue;
     if (result.revision !== undefined) ctx.wrote(result.revision);

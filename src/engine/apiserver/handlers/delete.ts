@@ -212,6 +212,7 @@ function markAsDeleting(ctx: RequestContext, obj: KubeObject): void {
 
 async function writeMarked(ctx: RequestContext, t: Target, key: string, obj: KubeObject, current: StoredObject): Promise<KubeObject | undefined> {
   delete obj.metadata.resourceVersion;
+  ctx.writing(key, current.modRevision);
   const result = await t.storage.update(key, obj, current, ctx.dryRun);
   if (!result) return undefined;
   const m = result.object.metadata;
@@ -225,6 +226,7 @@ async function deleteNow(ctx: RequestContext, t: Target, key: string, options: D
     if (!current) throw notFoundError(groupResource(t.info), t.name);
     checkPreconditions(t, current.object, options);
     await deleteValidation(ctx, t, current.object);
+    ctx.writing(key, current.modRevision);
     const result = await t.storage.delete(key, current, ctx.dryRun);
     if (!result) continue;
     if (!ctx.dryRun) t.strategy.afterDelete?.(current.object);

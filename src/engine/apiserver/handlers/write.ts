@@ -55,6 +55,7 @@ async function storeCreate(ctx: RequestContext, t: Target, admitted: KubeObject)
       for (const w of t.strategy.warningsOnCreate?.(obj) ?? []) ctx.warn(w);
       await validate(ctx, admissionAttributes(ctx, { ...t, name: obj.metadata.name ?? '' }, 'CREATE', obj, undefined));
       const key = t.storage.key(t.namespace, obj.metadata.name ?? '');
+      ctx.writing(key, 0);
       const result = await t.storage.create(key, obj, ctx.dryRun);
       txn.commit();
       return stored(ctx, t, result, 'created');
@@ -148,6 +149,7 @@ async function tryUpdate(ctx: RequestContext, t: Target, spec: UpdateSpec, key: 
     obj.metadata.resourceVersion = old.metadata.resourceVersion;
     keepUnchangedTimestamps(obj, old);
     delete obj.metadata.resourceVersion;
+    ctx.writing(key, current.modRevision);
     const result = await t.storage.update(key, obj, current, ctx.dryRun);
     if (!result) {
       txn.revert();
@@ -174,6 +176,7 @@ export function shouldDeleteDuringUpdate(obj: KubeObject, old: KubeObject): bool
 async function deleteWithoutFinalizers(ctx: RequestContext, t: Target, key: string, obj: KubeObject): Promise<KubeObject> {
   const current = await t.storage.get(key);
   if (!current) return obj;
+  ctx.writing(key, current.modRevision);
   const result = await t.storage.delete(key, current, ctx.dryRun);
   if (!result) throw internalServerError(`the object ${key} changed while it was being deleted`);
   if (result.revision !== undefined) ctx.wrote(result.revision);
