@@ -20,7 +20,7 @@ Usage:
 
 Options:
       --port <p>          Port to listen on (default 6443; 0 picks a free one).
-      --nodes <n>         Worker nodes (default 3).
+      --nodes <n>         Worker nodes besides the control-plane node (default 3).
       --seed <s>          Seed for names, IPs, tokens and scheduling ties (default "kubesim").
       --kubeconfig <path> Where to write the kubeconfig (default ./kubesim.kubeconfig).
       --user <name>[:<group>,...]
@@ -169,14 +169,14 @@ export async function runServe(argv: string[]): Promise<number> {
   }
   // Virtual time starts at the wall clock so the ages kubectl computes itself (describe, logs
   // --timestamps) agree with the ones the server prints.
-  const cluster = await createCluster({ seed: args.seed, startTime: Math.floor(Date.now() / 1000) * 1000 });
+  const cluster = await createCluster({ seed: args.seed, startTime: Math.floor(Date.now() / 1000) * 1000, nodes: { count: args.nodes } });
   if (!(await applyManifests(cluster, args.files))) {
     await cluster.close();
     return 1;
   }
   let endpoint: ApiEndpoint;
   try {
-    endpoint = await startApiEndpoint({ api: cluster.server, clock: cluster.clock, port: args.port });
+    endpoint = await startApiEndpoint({ api: cluster.server, clock: cluster.clock, port: args.port, logs: cluster.logs });
   } catch (err) {
     process.stderr.write(`error: cannot listen on 127.0.0.1:${args.port}: ${err instanceof Error ? err.message : String(err)}\n`);
     await cluster.close();
@@ -195,7 +195,7 @@ export async function runServe(argv: string[]): Promise<number> {
   const pacer = new Pacer(cluster.clock, wallClock, (err) => process.stderr.write(`kubesim: the simulation stopped: ${err instanceof Error ? err.message : String(err)}\n`));
   pacer.setSpeed(1);
   pacer.resume();
-  process.stdout.write(`kubesim: serving the Kubernetes ${KUBERNETES_VERSION} API at ${endpoint.url} (port ${endpoint.port}, ${args.nodes} nodes, seed ${JSON.stringify(args.seed)})\n`);
+  process.stdout.write(`kubesim: serving the Kubernetes ${KUBERNETES_VERSION} API at ${endpoint.url} (port ${endpoint.port}, ${cluster.nodes().length} nodes, seed ${JSON.stringify(args.seed)})\n`);
   process.stdout.write(`export KUBECONFIG=${path}\n`);
 
   const signal = await interrupted();

@@ -86,7 +86,8 @@ export async function serveResource(x: Exchange, info: RequestInfo): Promise<voi
     version: info.apiVersion,
     resource: info.resource,
     subresource: info.subresource || undefined,
-    namespace: info.namespace || undefined,
+    // For /api/v1/namespaces/<name> the request info's namespace is the object's own name.
+    namespace: (info.apiGroup === '' && info.resource === 'namespaces' ? '' : info.namespace) || undefined,
     name: info.name || undefined,
     options: query.options,
     ...body,
