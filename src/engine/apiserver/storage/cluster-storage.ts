@@ -57,7 +57,7 @@ export class ClusterStorage implements ObjectReader {
     return res.kvs.map((kv) => s.decode(kv));
   }
 
-  cached(r: GroupResource, namespace = ''): KubeObject[] {
+  cached(r: GroupResource, namespace = ''): readonly KubeObject[] {
     const s = this.must(r);
     return s.cache.list(s.prefix(namespace));
   }

@@ -16,5 +16,5 @@ export interface ObjectReader {
   /** A consistent list, of one namespace or (namespace '') of all. */
   list(resource: GroupResource, namespace?: string): Promise<KubeObject[]>;
   /** The watch cache's view: synchronous and shared, possibly a moment behind the store. */
-  cached(resource: GroupResource, namespace?: string): KubeObject[];
+  cached(resource: GroupResource, namespace?: string): readonly KubeObject[];
 }

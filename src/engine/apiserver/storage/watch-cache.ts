@@ -55,6 +55,8 @@ const DEFAULT_CAPACITY = 100 * 1024;
 
 export class WatchCache {
   private readonly objects = new Map<string, KubeObject>();
+  /** Lists made since the objects last changed, by key prefix. */
+  private readonly listed = new Map<string, readonly KubeObject[]>();
   private readonly history: CacheEvent[] = [];
   private historyStart = 0;
   private listRevision = 0;
@@ -77,6 +79,7 @@ export class WatchCache {
   async start(): Promise<void> {
     const res = await this.store.range({ key: this.prefix, rangeEnd: prefixEnd(this.prefix) });
     for (const kv of res.kvs) this.objects.set(kv.key, decodeFromStorage(kv));
+    this.listed.clear();
     this.listRevision = res.header.revision;
     this.revision = res.header.revision;
     this.storeWatch = this.store.watch(
@@ -107,12 +110,20 @@ export class WatchCache {
     return obj && obj.metadata.resourceVersion === String(modRevision) ? obj : undefined;
   }
 
-  /** Objects under a key prefix, in key order. */
-  list(keyPrefix: string = this.prefix): KubeObject[] {
-    const keys: string[] = [];
-    for (const k of this.objects.keys()) if (k.startsWith(keyPrefix)) keys.push(k);
-    keys.sort();
-    return keys.map((k) => this.objects.get(k)!);
+  /**
+   * Objects under a key prefix, in key order. The list is shared until the cache changes: the
+   * authorizers ask for the same RBAC objects on every request.
+   */
+  list(keyPrefix: string = this.prefix): readonly KubeObject[] {
+    let listed = this.listed.get(keyPrefix);
+    if (!listed) {
+      const keys: string[] = [];
+      for (const k of this.objects.keys()) if (k.startsWith(keyPrefix)) keys.push(k);
+      keys.sort();
+      listed = Object.freeze(keys.map((k) => this.objects.get(k)!));
+      this.listed.set(keyPrefix, listed);
+    }
+    return listed;
   }
 
   /** Drops events at or below `revision` from the window (after etcd compaction). */
@@ -179,6 +190,7 @@ export class WatchCache {
 
   private apply(type: 'PUT' | 'DELETE', kv: KeyValue, prevKv: KeyValue | undefined): void {
     const prev = this.objects.get(kv.key) ?? (prevKv ? decodeFromStorage(prevKv) : undefined);
+    this.listed.clear();
     let event: CacheEvent;
     if (type === 'PUT') {
       const obj = this.written(kv.key, kv.modRevision) ?? decodeFromStorage(kv);
