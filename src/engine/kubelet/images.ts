@@ -74,6 +74,11 @@ export class ImageService {
     return this.present.get(ref.tagged);
   }
 
+  /** An image a container that was already running uses: it is on the node. */
+  adopt(ref: ImageRef): void {
+    this.present.set(ref.tagged, ref);
+  }
+
   /** node.status.images: the largest images first, at most 50. */
   nodeImages(): { names: string[]; sizeBytes: number }[] {
     return [...this.present.values()]

@@ -42,6 +42,14 @@ export class IpAllocator {
     return undefined;
   }
 
+  /** Marks an address as the owner's (a pod that already had it before the kubelet started). */
+  reserve(owner: string, ip: string): void {
+    const n = parseIPv4(ip);
+    if (n === undefined || n < this.first || n > this.last || this.inUse.has(n)) return;
+    this.inUse.set(n, owner);
+    this.byOwner.set(owner, n);
+  }
+
   release(owner: string): void {
     const ip = this.byOwner.get(owner);
     if (ip === undefined) return;

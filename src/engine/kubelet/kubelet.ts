@@ -25,6 +25,7 @@ import type { TraceBuffer } from '../trace/buffer';
 import type { KubeletAction, KubeletRecord } from '../trace/kubelet';
 import { podKey, type Pod } from './api';
 import { admitPod } from './admission';
+import { ranBefore } from './adopt';
 import { Backoff } from './backoff';
 import { KUBELET_PORT, type NodeConfig } from './config';
 import type { ConfigKind } from './config-refs';
@@ -219,6 +220,7 @@ export class Kubelet {
     const worker = new PodWorker(this.ctx, pod, cause);
     this.workers.set(uid, worker);
     this.byName.set(podKey(pod), worker);
+    if (ranBefore(pod)) return worker.adopt();
     if (pod.metadata.deletionTimestamp) return worker.requestSync();
     const admitted = [...this.workers.values()].filter((w) => w !== worker && w.active).map((w) => w.pod);
     const verdict = admitPod(pod, this.labels, this.allocatable, admitted);

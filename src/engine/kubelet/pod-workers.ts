@@ -11,6 +11,7 @@ import { goQuote } from '../api/gofmt';
 import type { KubeObject } from '../api/types';
 import type { Random } from '../random';
 import type { KubeletAction } from '../trace/kubelet';
+import { adoptContainers } from './adopt';
 import { isSidecar, podKey, type Container, type Pod } from './api';
 import { MAX_BACKOFF_MS, type Backoff } from './backoff';
 import { BEHAVIOR_ANNOTATION, podBehavior, type ContainerBehavior, type PodBehavior } from './behavior';
@@ -23,7 +24,7 @@ import type { IpAllocator } from './ip-allocator';
 import { generatePodStatus, rejectedPodStatus } from './pod-status';
 import { startProbes, stopProbes, type ProberHost } from './prober';
 import { PROBE_NAMES, type ProbeResult, type ProbeTarget, type ProbeType } from './probes';
-import { createInstance, discardProcess, startProcess, stopProcess, type ProcessHost } from './runtime';
+import { createInstance, discardProcess, resumeProcess, startProcess, stopProcess, type ProcessHost } from './runtime';
 import type { StatusManager } from './status-manager';
 import { deepEqual } from './status-patch';
 import { deletionGracePeriodMs, preStopDurationMs, stopPodContainers } from './termination';
@@ -120,6 +121,32 @@ export class PodWorker implements ProcessHost, ProberHost {
   admit(): void {
     this.note('pod-admitted', `admitted on ${this.ctx.nodeName}`);
     this.reportBehaviorError();
+    this.requestSync();
+  }
+
+  /**
+   * Takes over a pod that ran on this node before this kubelet started (adopt.ts), instead of
+   * admitting and starting it: its IP, its containers and their processes and probes carry on.
+   */
+  adopt(): void {
+    const adopted = adoptContainers(this.pod, (name) => this.behaviorOf(name), (t) => (t ? Date.parse(t) : undefined));
+    for (const [name, record] of adopted.records) this.records.set(name, record);
+    for (const image of adopted.images) this.ctx.images.adopt(image);
+    const ip = this.pod.status?.podIP;
+    if (ip) {
+      this.podIP = ip;
+      if (!this.pod.spec?.hostNetwork) this.ctx.ips.reserve(this.uid, ip);
+    }
+    this.sandboxReady = true;
+    this.volumesReady = true;
+    const ready = new Set([...(this.pod.status?.initContainerStatuses ?? []), ...(this.pod.status?.containerStatuses ?? [])].filter((s) => s.ready).map((s) => s.name));
+    for (const instance of adopted.running) {
+      resumeProcess(this, instance, this.label(instance.spec.name));
+      startProbes(this, instance, this.label(instance.spec.name));
+      // Ready as it was, until the readiness probe says otherwise.
+      if (instance.probes.readiness && ready.has(instance.spec.name)) instance.probes.readiness.result = 'success';
+    }
+    this.note('pod-adopted', `${adopted.running.length} running container(s) taken over${ip ? `, pod IP ${ip}` : ''}`);
     this.requestSync();
   }
 

@@ -51,19 +51,33 @@ export function createInstance(random: Random, spec: Container, image: ImageRef,
 
 /** Starts the instance's process; `label` names its timers ("default/web nginx"). */
 export function startProcess(host: ProcessHost, instance: ContainerInstance, label: string): void {
+  instance.startedAt = host.now();
+  runProcess(host, instance, label);
+}
+
+/**
+ * Takes over the process of an instance that was already running when the kubelet started
+ * (a restored cluster): its start-up lines and its end keep to the time it started.
+ */
+export function resumeProcess(host: ProcessHost, instance: ContainerInstance, label: string): void {
+  instance.startedAt ??= host.now();
+  runProcess(host, instance, label);
+}
+
+function runProcess(host: ProcessHost, instance: ContainerInstance, label: string): void {
   const now = host.now();
-  instance.startedAt = now;
+  const started = instance.startedAt ?? now;
   const state: ProcessState = { waiters: [] };
   processes.set(instance, state);
   const b = instance.behavior;
   const port = instance.spec.ports?.[0]?.containerPort;
-  instance.logs.append(now, `starting ${instance.spec.name} (image ${instance.image.tagged})`);
+  instance.logs.append(started, `starting ${instance.spec.name} (image ${instance.image.tagged})`);
   const listening = port !== undefined ? `listening on :${port}` : 'ready';
-  if (b.startDelayMs === 0) instance.logs.append(now, listening);
-  else host.timers.set(b.startDelayMs, () => instance.logs.append(host.now(), listening), { daemon: true, label: `${label}: log` });
+  if (started + b.startDelayMs <= now) instance.logs.append(started + b.startDelayMs, listening);
+  else host.timers.set(started + b.startDelayMs - now, () => instance.logs.append(host.now(), listening), { daemon: true, label: `${label}: log` });
   if (b.exit) {
     const exit = b.exit;
-    scheduleExit(host, instance, exit.afterMs, () => {
+    scheduleExit(host, instance, Math.max(0, started + exit.afterMs - now), () => {
       if (exit.kind === 'oom') {
         instance.logs.append(host.now(), 'allocating memory beyond the container limit');
         return { code: 137, reason: TERMINATED.oomKilled };

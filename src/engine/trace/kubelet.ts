@@ -11,6 +11,7 @@ export type KubeletAction =
   | 'node-stopped'
   | 'node-started'
   | 'pod-admitted'
+  | 'pod-adopted'
   | 'pod-rejected'
   | 'behavior-invalid'
   | 'volume-mount-failed'
