@@ -122,7 +122,9 @@ export const nodeAndRbac: AuthorizerFactory = (reader) => unionAuthorizer([creat
 export async function createCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const seed = options.seed ?? 'kubesim';
   const clock = new Clock(options.startTime ?? DEFAULT_EPOCH_MS, options.clockHost);
-  const random = new Random(seed);
+  // A restored cluster must not hand out the names and uids its first run already gave: its
+  // streams start from the seed and the revision it was saved at (still deterministic).
+  const random = new Random(options.restore ? `${seed}@${options.restore.store.revision}` : seed);
   const store = createStore({ backend: options.backend ?? 'memory', clock, endpoints: options.endpoints, restore: options.restore?.store });
   const trace = new TraceBuffer({ clock, capacity: options.traceCapacity ?? DEFAULT_TRACE_CAPACITY });
   const server = await createApiServer({ store, clock, random: random.fork('apiserver'), authorizer: nodeAndRbac, trace });
