@@ -1,5 +1,5 @@
-// Bundles kubesim with esbuild: the extension host, the language server, the webview and the CLI
-// (plus the benchmark runner). `--watch` rebuilds on change.
+// Bundles kubesim with esbuild: the extension host (activation, and the engine and the panel it
+// loads on first use), the language server, the webview and the CLI (plus the benchmark runner). `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 import { mkdirSync } from 'node:fs';
 
@@ -24,6 +24,8 @@ const node = {
 
 const builds = [
   { ...node, entryPoints: { extension: 'src/extension/main.ts' }, outdir: 'dist' },
+  // Loaded by the extension on first use (src/extension/host-loader.ts), not at activation.
+  { ...node, entryPoints: { 'cluster-host': 'src/extension/cluster-host.ts', panel: 'src/extension/panel/index.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { server: 'src/server/main.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: { bench: 'bench/main.ts' }, outdir: 'dist' },

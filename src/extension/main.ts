@@ -1,25 +1,126 @@
 /**
- * The extension host side: starts the kubesim language server (dist/server.js) for YAML files.
- * Everything the server knows comes from the engine in its own process; this file only connects.
+ * The extension host side of kubesim: activation registers the commands, the Cluster view, the
+ * status bar, live documents and the language client, and returns. The engine is not loaded
+ * here: the session loads its bundle on first use (or right after activation when the workspace
+ * holds a saved cluster, so a reload carries on where it was).
  */
 import * as path from 'node:path';
-import type * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import * as vscode from 'vscode';
+import { registerClockCommands } from './commands/clock';
+import { registerClusterCommands } from './commands/cluster';
+import { registerLiveCommands } from './commands/live';
+import { registerManifestCommands } from './commands/manifest';
+import { registerNodeCommands } from './commands/nodes';
+import { registerWorkloadCommands } from './commands/workloads';
+import type { Services } from './commands/services';
+import { loadClusterHost } from './host-loader';
+import { describeIdentity } from './identity';
+import { KubeSimLanguageClient } from './language-client';
+import { LiveDocuments } from './live-document';
+import { Output } from './output';
+import { SNAPSHOT_FILE, SnapshotFile } from './persistence';
+import { ClusterSession } from './session';
+import { parseSettings, settingsChange, type KubeSimSettings } from './settings';
+import { StatusBar } from './status-bar';
+import { ClusterTreeProvider } from './tree/provider';
 
-let client: LanguageClient | undefined;
-let started: Promise<void> | undefined;
+/** What the extension's tests reach through `extensions.getExtension('kubesim.kubesim').exports`. */
+export interface KubeSimApi {
+  /** Wall milliseconds activate() took. */
+  readonly activationMs: number;
+  readonly session: ClusterSession;
+  readonly tree: ClusterTreeProvider;
+  readonly output: Output;
+  readonly statusBar: StatusBar;
+  readonly languageClient: KubeSimLanguageClient;
+  settings(): KubeSimSettings;
+}
 
-export function activate(context: vscode.ExtensionContext): void {
-  const module = context.asAbsolutePath(path.join('dist', 'server.js'));
-  const serverOptions: ServerOptions = { module, transport: TransportKind.ipc };
-  const clientOptions: LanguageClientOptions = { documentSelector: [{ language: 'yaml' }] };
-  client = new LanguageClient('kubesim', 'KubeSim', serverOptions, clientOptions);
-  // Not awaited: activation returns at once and the server comes up in the background. The
-  // client reports a failed start itself (output channel and notification).
-  started = client.start().catch(() => undefined);
+let session: ClusterSession | undefined;
+let languageClient: KubeSimLanguageClient | undefined;
+
+function readSettings(output: Output): KubeSimSettings {
+  const config = vscode.workspace.getConfiguration('kubesim');
+  const { settings, problems } = parseSettings((key) => config.get(key));
+  if (problems.length > 0) output.notify('warning', `KubeSim settings: ${problems.join('; ')}`);
+  return settings;
+}
+
+export function activate(context: vscode.ExtensionContext): KubeSimApi {
+  const started = performance.now();
+  const output = new Output();
+  let settings = readSettings(output);
+  const client = new KubeSimLanguageClient(context, () => {
+    client.setUser(settings.user);
+    session?.current?.resyncMirror();
+  });
+  languageClient = client;
+  const report = (message: string): void => {
+    output.append([`# ${message}`]);
+    output.notify('error', message);
+  };
+  const file = context.storageUri ? new SnapshotFile(path.join(context.storageUri.fsPath, SNAPSHOT_FILE)) : undefined;
+  const s = new ClusterSession({ load: () => loadClusterHost(context.extensionPath), settings: () => settings, file, mirror: (p) => client.mirror(p), report });
+  session = s;
+  const tree = new ClusterTreeProvider(s);
+  const statusBar = new StatusBar(s);
+  const live = new LiveDocuments(s);
+  const services: Services = { context, session: s, output, tree, live, settings: () => settings };
+  context.subscriptions.push(
+    output,
+    tree,
+    statusBar,
+    live,
+    vscode.window.createTreeView('kubesim.cluster', { treeDataProvider: tree, showCollapseAll: true }),
+    ...registerManifestCommands(services),
+    ...registerClockCommands(services),
+    ...registerNodeCommands(services),
+    ...registerWorkloadCommands(services),
+    ...registerLiveCommands(services),
+    ...registerClusterCommands(services),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('kubesim')) return;
+      const before = settings;
+      settings = readSettings(output);
+      void settingsChanged(services, client, before, settings);
+    }),
+  );
+  client.start();
+  // A saved cluster carries on (a rollout continues after a reload) once activation is over.
+  if (settings.persistence && file) {
+    setTimeout(() => {
+      void s.hasSaved().then((saved) => (saved ? s.get().then(() => undefined) : undefined)).catch((err: unknown) => report(`KubeSim: ${err instanceof Error ? err.message : String(err)}`));
+    }, 0);
+  }
+  return { activationMs: performance.now() - started, session: s, tree, output, statusBar, languageClient: client, settings: () => settings };
+}
+
+/** A settings change reaches the running cluster at once where it can, else the user is told a reset is needed. */
+async function settingsChanged(s: Services, client: KubeSimLanguageClient, before: KubeSimSettings, after: KubeSimSettings): Promise<void> {
+  const change = settingsChange(before, after);
+  const host = s.session.current;
+  if (change.user) {
+    client.setUser(after.user);
+    if (host) host.user = after.user;
+    s.output.append([`# applies and diagnostics now run as ${describeIdentity(after.user)}`, '']);
+    vscode.window.setStatusBarMessage(`KubeSim: acting as ${describeIdentity(after.user)}`, 4000);
+  }
+  if (host && change.speed) host.pacer.setSpeed(after.speed);
+  if (host && change.fieldValidation) host.fieldValidation = after.fieldValidation;
+  if (change.persistence) await s.session.setPersistence(after.persistence);
+  if (host) {
+    for (let i = 0; i < change.addNodes; i++) {
+      const result = await host.addNode(after);
+      s.output.append(result.ok ? result.lines : [result.message]);
+    }
+  }
+  if (host && change.needReset.length > 0) {
+    const choice = await vscode.window.showInformationMessage(`KubeSim: ${change.needReset.join(', ')} take effect when the cluster is reset.`, 'Reset Cluster');
+    if (choice === 'Reset Cluster') await vscode.commands.executeCommand('kubesim.reset');
+  }
 }
 
 export async function deactivate(): Promise<void> {
-  await started;
-  await client?.stop();
+  await session?.dispose();
+  await languageClient?.stop();
 }

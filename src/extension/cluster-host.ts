@@ -1,0 +1,344 @@
+/**
+ * The running cluster on the extension host's side (no vscode import: the session loads this
+ * bundle on first use). It wires createCluster to the host's event loop: a ClockHost that
+ * yields every ~20 ms of wall time (DESIGN.md invariant 8) and a Pacer on setTimeout and
+ * performance.now. The editor's informers (cluster-view.ts) and the language server's mirror
+ * feed (mirror-feed.ts) watch it as an API client; user intent (apply, delete, node and workload
+ * operations) goes out as API requests with the current user's identity, so RBAC answers.
+ */
+import type { ClockHost } from '../engine/clock';
+import { createCluster, type Cluster } from '../engine/cluster';
+import type { KubeObject } from '../engine/api/types';
+import { formatKubectlError } from '../engine/api/kubectl-format';
+import { StatusError, type Status } from '../engine/api/status';
+import type { UserInfo } from '../engine/apiserver/authn/user';
+import { componentUserAgent, type Client } from '../engine/client/client';
+import { SharedInformerFactory } from '../engine/client/informer';
+import { SERVICEACCOUNTS } from '../engine/client/resources';
+import { cordon, drain, uncordon } from '../engine/components/kubectl/node';
+import { rolloutRestart, rolloutUndo, scale, type DeploymentRef, type ScalableRef, type WorkloadRef } from '../engine/components/kubectl/workload';
+import { applyManifestText, type ApplyResult } from '../engine/manifests/apply';
+import { Pacer, type WallClock } from '../engine/pacer';
+import type { Taint } from '../engine/kubelet/api';
+import type { TraceBuffer } from '../engine/trace/buffer';
+import type { MirrorSyncParams } from '../protocol/language-server';
+import { InformerClusterView } from './cluster-view';
+import type { Identity } from './identity';
+import { liveErrorYaml, liveObjectYaml } from './live-yaml';
+import { deleteManifestText, manifestObjects, type ObjectRef } from './manifest-objects';
+import { MirrorFeed } from './mirror-feed';
+import type { FieldValidation, KubeSimSettings } from './settings';
+import { CLUSTER_SNAPSHOT_FORMAT, type ClusterSnapshot } from './snapshot';
+import type { ClusterSummary } from './status-text';
+
+/** The longest stretch the engine runs before the extension host gets a turn. */
+const SLICE_MS = 20;
+
+const EDITOR_AGENT = componentUserAgent('kubesim-vscode');
+const ROLEBINDINGS = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings' };
+const CLUSTERROLEBINDINGS = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings' };
+
+export const realWallClock: WallClock = {
+  now: () => performance.now(),
+  after: (ms, fn) => {
+    const t = setTimeout(fn, ms);
+    return () => clearTimeout(t);
+  },
+};
+
+/** Yields to the host's event loop once a slice of work has run `sliceMs` of wall time. */
+export function slicingClockHost(sliceMs: number, now: () => number = () => performance.now()): ClockHost {
+  let sliceStart = now();
+  return {
+    yieldToHost: () =>
+      new Promise<void>((resolve) =>
+        setImmediate(() => {
+          sliceStart = now();
+          resolve();
+        }),
+      ),
+    shouldYield: () => now() - sliceStart >= sliceMs,
+  };
+}
+
+export interface ClusterHostOptions {
+  settings: KubeSimSettings;
+  /** Start from a saved cluster instead of a new one. */
+  restore?: ClusterSnapshot;
+  /** kubesim/mirrorSync to the language server. */
+  mirror: (params: MirrorSyncParams) => void;
+  /** The simulation stopped on an engine failure (the clock is paused). */
+  onError: (err: unknown) => void;
+  wall?: WallClock;
+}
+
+function userInfo(id: Identity): UserInfo {
+  return { username: id.username, uid: '', groups: [...id.groups], extra: {} };
+}
+
+function taints(settings: KubeSimSettings): Taint[] {
+  return settings.nodes.taints.map((t) => (t.value ? { key: t.key, value: t.value, effect: t.effect } : { key: t.key, effect: t.effect }));
+}
+
+/** kubectl's text for a failure: a Status error as kubectl prints it, anything else as is. */
+function errorText(err: unknown): string {
+  if (err instanceof StatusError) return formatKubectlError(err.status).trimEnd();
+  return err instanceof Error ? err.message : String(err);
+}
+
+function nodeReady(node: KubeObject): boolean {
+  const conditions = (node.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? [];
+  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+/** A node or workload operation's outcome: kubectl's lines, or its error. */
+export type OperationResult = { ok: true; lines: string[] } | { ok: false; message: string };
+
+async function operation(run: () => Promise<string | string[]>): Promise<OperationResult> {
+  try {
+    const out = await run();
+    return { ok: true, lines: Array.isArray(out) ? out : [out] };
+  } catch (err) {
+    return { ok: false, message: errorText(err) };
+  }
+}
+
+export class ClusterHost {
+  user: Identity;
+  fieldValidation: FieldValidation;
+  private readonly factory: SharedInformerFactory;
+  private readonly feed: MirrorFeed;
+  private disposed = false;
+
+  private constructor(
+    readonly cluster: Cluster,
+    readonly pacer: Pacer,
+    readonly view: InformerClusterView,
+    factory: SharedInformerFactory,
+    feed: MirrorFeed,
+    settings: KubeSimSettings,
+  ) {
+    this.factory = factory;
+    this.feed = feed;
+    this.user = settings.user;
+    this.fieldValidation = settings.fieldValidation;
+  }
+
+  static async start(options: ClusterHostOptions): Promise<ClusterHost> {
+    const { settings, restore } = options;
+    const cluster = await createCluster({
+      seed: restore?.seed ?? settings.seed,
+      startTime: restore?.time,
+      traceCapacity: settings.traceBufferSize,
+      clockHost: slicingClockHost(SLICE_MS),
+      nodes: {
+        count: settings.nodes.count,
+        cpu: settings.nodes.cpu,
+        memory: settings.nodes.memory,
+        pods: settings.nodes.pods,
+        labels: settings.nodes.labels,
+        taints: taints(settings),
+        zones: settings.nodes.zones,
+      },
+      restore: restore && { store: restore.store, nodes: restore.nodes },
+    });
+    const admin = cluster.client(undefined, EDITOR_AGENT);
+    const factory = new SharedInformerFactory({ client: admin, clock: cluster.clock, random: cluster.random.fork('kubesim-vscode'), component: 'kubesim-vscode' });
+    const view = new InformerClusterView(factory, cluster.clock);
+    const feed = new MirrorFeed(factory, cluster.server.registry.all(), options.mirror);
+    factory.start();
+    const pacer = new Pacer(cluster.clock, options.wall ?? realWallClock, options.onError);
+    pacer.setSpeed(settings.speed);
+    const host = new ClusterHost(cluster, pacer, view, factory, feed, settings);
+    // The informers list in clock tasks due now: run them (no virtual time passes), then feed
+    // the language server the full picture.
+    await cluster.advance(0);
+    await view.whenSynced();
+    feed.replace();
+    if (!restore || restore.clock.state === 'running') pacer.resume();
+    return host;
+  }
+
+  get trace(): TraceBuffer {
+    return this.cluster.trace;
+  }
+
+  /** The admin, for reads the panel makes (time travel). */
+  get adminClient(): Client {
+    return this.cluster.client(undefined, EDITOR_AGENT);
+  }
+
+  /** The current user, for what the user asks for. */
+  userClient(): Client {
+    return this.cluster.client(userInfo(this.user), EDITOR_AGENT);
+  }
+
+  apply(file: string, text: string, dryRun = false): Promise<ApplyResult[]> {
+    return applyManifestText(this.userClient(), file, text, { dryRun, fieldValidation: this.fieldValidation });
+  }
+
+  deleteManifest(file: string, text: string): Promise<ApplyResult[]> {
+    return deleteManifestText(this.userClient(), file, text);
+  }
+
+  /** The objects a manifest names (for Open Live Object from an editor). */
+  manifestObjects(file: string, text: string): ObjectRef[] {
+    return manifestObjects(this.userClient(), file, text).flatMap((r) => ('ref' in r ? [r.ref] : []));
+  }
+
+  nodeNames(): readonly string[] {
+    return this.cluster.nodes();
+  }
+
+  isNodeRunning(name: string): boolean {
+    return this.cluster.kubelet(name)?.isRunning ?? false;
+  }
+
+  addNode(settings: KubeSimSettings): Promise<OperationResult> {
+    return operation(async () => {
+      const name = await this.cluster.addNode({ cpu: settings.nodes.cpu, memory: settings.nodes.memory, pods: settings.nodes.pods, labels: settings.nodes.labels, taints: taints(settings) });
+      return `node/${name} joined`;
+    });
+  }
+
+  stopNode(name: string): Promise<OperationResult> {
+    return operation(async () => {
+      this.cluster.stopNode(name);
+      return `node/${name} stopped (its kubelet is silent)`;
+    });
+  }
+
+  startNode(name: string): Promise<OperationResult> {
+    return operation(async () => {
+      await this.cluster.startNode(name);
+      return `node/${name} started`;
+    });
+  }
+
+  cordon(name: string): Promise<OperationResult> {
+    return operation(() => cordon(this.userClient(), name));
+  }
+
+  uncordon(name: string): Promise<OperationResult> {
+    return operation(() => uncordon(this.userClient(), name));
+  }
+
+  /** kubectl drain --ignore-daemonsets --delete-emptydir-data, as the editor's drain does. */
+  drain(name: string): Promise<OperationResult> {
+    return operation(() => drain(this.userClient(), name, { ignoreDaemonSets: true, deleteEmptyDirData: true }));
+  }
+
+  scale(ref: ScalableRef, replicas: number): Promise<OperationResult> {
+    return operation(() => scale(this.userClient(), ref, replicas));
+  }
+
+  rolloutRestart(ref: WorkloadRef): Promise<OperationResult> {
+    return operation(() => rolloutRestart(this.userClient(), ref, this.cluster.clock));
+  }
+
+  rolloutUndo(ref: DeploymentRef, toRevision?: number): Promise<OperationResult> {
+    return operation(() => rolloutUndo(this.userClient(), ref, toRevision));
+  }
+
+  /** The object as `kubectl get -o yaml` shows it to the current user, or kubectl's error as comments. */
+  async objectYaml(ref: ObjectRef): Promise<string> {
+    const res = await this.userClient().request({ verb: 'get', group: ref.group, version: ref.version, resource: ref.resource, namespace: ref.namespace, name: ref.name });
+    if (res.code >= 400) return liveErrorYaml(formatKubectlError(res.body as unknown as Status));
+    return liveObjectYaml(res.body as unknown as KubeObject);
+  }
+
+  /** Calls `changed` whenever the object changes (a watch on its name); returns the stop function. */
+  watchObject(ref: ObjectRef, changed: () => void): () => void {
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    const request = { group: ref.group, version: ref.version, resource: ref.resource, namespace: ref.namespace, options: { fieldSelector: `metadata.name=${ref.name}` } };
+    this.adminClient
+      .watch(request, () => changed())
+      .then((handle) => {
+        if (stopped) handle.stop();
+        else stop = () => handle.stop();
+      })
+      .catch(() => undefined);
+    return () => {
+      stopped = true;
+      stop?.();
+    };
+  }
+
+  /**
+   * Who the cluster knows of, for Switch User: the users and service accounts that role
+   * bindings name, and the service accounts outside kube-system.
+   */
+  async knownSubjects(): Promise<{ spec: string; description: string }[]> {
+    const admin = this.adminClient;
+    const found = new Map<string, string>();
+    const bindings = [
+      ...(await admin.resource(ROLEBINDINGS).list()).items,
+      ...(await admin.resource(CLUSTERROLEBINDINGS).list()).items,
+    ] as unknown as { metadata: { name?: string; namespace?: string }; kind?: string; roleRef?: { kind?: string; name?: string }; subjects?: { kind?: string; name?: string; namespace?: string }[] }[];
+    for (const b of bindings) {
+      for (const subject of b.subjects ?? []) {
+        const role = `${b.roleRef?.kind ?? 'Role'} ${b.roleRef?.name ?? ''}${b.metadata.namespace ? ` in ${b.metadata.namespace}` : ''}`;
+        if (subject.kind === 'User' && subject.name && !subject.name.startsWith('system:')) found.set(subject.name, `bound to ${role}`);
+        if (subject.kind === 'ServiceAccount' && subject.name && subject.namespace && subject.namespace !== 'kube-system') {
+          found.set(`system:serviceaccount:${subject.namespace}:${subject.name}`, `service account, bound to ${role}`);
+        }
+      }
+    }
+    for (const sa of (await admin.resource(SERVICEACCOUNTS).list()).items) {
+      const ns = sa.metadata.namespace ?? '';
+      const spec = `system:serviceaccount:${ns}:${sa.metadata.name ?? ''}`;
+      if (ns !== 'kube-system' && !found.has(spec)) found.set(spec, 'service account');
+    }
+    return [...found].sort(([a], [b]) => a.localeCompare(b)).map(([spec, description]) => ({ spec, description }));
+  }
+
+  async summary(): Promise<ClusterSummary> {
+    const { revision } = await this.cluster.store.status();
+    const nodes = this.view.objects('nodes');
+    const ready = nodes.filter(nodeReady).length;
+    const pods = { running: 0, pending: 0, failed: 0 };
+    for (const p of this.view.objects('pods')) {
+      const phase = (p.status as { phase?: string } | undefined)?.phase;
+      if (phase === 'Running') pods.running++;
+      else if (phase === 'Pending') pods.pending++;
+      else if (phase === 'Failed') pods.failed++;
+    }
+    const { state, speed } = this.pacer.current;
+    return { revision, nodes: { total: nodes.length, ready }, pods, clock: state, speed, time: this.cluster.clock.now(), user: this.user.username };
+  }
+
+  /** Everything needed to carry on later: taken in one synchronous step, so it is consistent. */
+  snapshot(): ClusterSnapshot {
+    const store = this.cluster.store.snapshot?.();
+    if (!store) throw new Error('kubesim: only the memory store can be saved');
+    const { state, speed } = this.pacer.current;
+    return {
+      format: CLUSTER_SNAPSHOT_FORMAT,
+      seed: this.cluster.seed,
+      time: this.cluster.clock.now(),
+      clock: { state, speed },
+      nodes: this.cluster.nodes().map((name) => {
+        const kubelet = this.cluster.kubelet(name)!;
+        return { config: kubelet.config, running: kubelet.isRunning };
+      }),
+      store,
+    };
+  }
+
+  /** The language server restarted: give it the full picture again. */
+  resyncMirror(): void {
+    this.feed.replace();
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.pacer.dispose();
+    await this.pacer.idle();
+    this.feed.stop();
+    this.view.stop();
+    this.factory.shutdown();
+    await this.cluster.close();
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The editor's informer caches: one watch per resource the Cluster tree and the status bar show,
+ * made through the extension's informer factory (an API client like any other, so the watches
+ * show in the control plane's request log). Changes reach listeners in batches, off
+ * the clock's turn (setImmediate), with the object before and after.
+ */
+import type { KubeObject } from '../engine/api/types';
+import type { Clock } from '../engine/clock';
+import { deletedObject, metaNamespaceKey, NODE_NAME_INDEX, nodeNameIndexFunc, type SharedIndexInformer, type SharedInformerFactory } from '../engine/client/informer';
+import { DEPLOYMENTS, ENDPOINTSLICES, EVENTS, NAMESPACES, NODES, PODS, REPLICASETS, SERVICES } from '../engine/client/resources';
+import type { GroupVersionResource } from '../engine/api/types';
+import { printerFor } from '../engine/printers';
+import type { Cell } from '../engine/printers/table';
+import { VIEW_KINDS, type ClusterView, type ViewChange, type ViewKind, type ViewObject } from './view-types';
+
+const RESOURCES: Record<ViewKind, GroupVersionResource> = {
+  nodes: NODES,
+  namespaces: NAMESPACES,
+  deployments: DEPLOYMENTS,
+  replicasets: REPLICASETS,
+  pods: PODS,
+  services: SERVICES,
+  endpointslices: ENDPOINTSLICES,
+  events: EVENTS,
+};
+
+const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
+
+function eventTime(e: KubeObject): string {
+  const t = (e as { lastTimestamp?: unknown; eventTime?: unknown }).lastTimestamp ?? (e as { eventTime?: unknown }).eventTime ?? e.metadata.creationTimestamp;
+  return typeof t === 'string' ? t : '';
+}
+
+export class InformerClusterView implements ClusterView {
+  private readonly informers = new Map<ViewKind, SharedIndexInformer>();
+  private readonly listeners = new Set<(changes: readonly ViewChange[]) => void>();
+  private pending: ViewChange[] = [];
+  private flushing = false;
+  private stopped = false;
+
+  constructor(
+    private readonly factory: SharedInformerFactory,
+    private readonly clock: Clock,
+  ) {
+    for (const kind of VIEW_KINDS) {
+      const informer = factory.informerFor(RESOURCES[kind], {}, kind === 'pods' ? { [NODE_NAME_INDEX]: nodeNameIndexFunc } : undefined);
+      informer.addEventHandler({
+        onAdd: (obj) => this.queue({ kind, type: 'ADDED', key: metaNamespaceKey(obj), object: obj }),
+        onUpdate: (old, obj) => {
+          if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.queue({ kind, type: 'MODIFIED', key: metaNamespaceKey(obj), object: obj, old });
+        },
+        onDelete: (obj) => {
+          const o = deletedObject(obj);
+          this.queue({ kind, type: 'DELETED', key: metaNamespaceKey(o), object: o });
+        },
+      });
+      this.informers.set(kind, informer);
+    }
+  }
+
+  get synced(): boolean {
+    return [...this.informers.values()].every((i) => i.hasSynced());
+  }
+
+  whenSynced(): Promise<void> {
+    return this.factory.waitForCacheSync();
+  }
+
+  list(kind: ViewKind): ViewObject[] {
+    return this.rows(kind, this.informer(kind).indexer.list());
+  }
+
+  objects(kind: ViewKind): readonly KubeObject[] {
+    return this.informer(kind).indexer.list();
+  }
+
+  count(kind: ViewKind): number {
+    return this.informer(kind).indexer.keys().length;
+  }
+
+  get(kind: ViewKind, key: string): ViewObject | undefined {
+    const obj = this.informer(kind).indexer.get(key);
+    return obj ? this.viewObject(kind, obj) : undefined;
+  }
+
+  podsOnNode(nodeName: string): ViewObject[] {
+    return this.rows('pods', this.informer('pods').indexer.byIndex(NODE_NAME_INDEX, nodeName));
+  }
+
+  slicesOfService(namespace: string, name: string): ViewObject[] {
+    const slices = this.informer('endpointslices').indexer.listNamespace(namespace).filter((s) => s.metadata.labels?.[SERVICE_NAME_LABEL] === name);
+    return this.rows('endpointslices', slices);
+  }
+
+  recentEvents(limit: number): ViewObject[] {
+    const events = this.informer('events').indexer.list();
+    const newest = events
+      .map((e) => ({ e, t: eventTime(e), rv: Number(e.metadata.resourceVersion ?? 0) }))
+      .sort((a, b) => (a.t === b.t ? b.rv - a.rv : a.t < b.t ? 1 : -1))
+      .slice(0, limit)
+      .map((x) => x.e);
+    return newest.map((e) => this.viewObject('events', e));
+  }
+
+  onChange(listener: (changes: readonly ViewChange[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The factory's owner shuts the informers down. */
+  stop(): void {
+    this.stopped = true;
+    this.listeners.clear();
+  }
+
+  private informer(kind: ViewKind): SharedIndexInformer {
+    return this.informers.get(kind)!;
+  }
+
+  private rows(kind: ViewKind, objects: readonly KubeObject[]): ViewObject[] {
+    return objects.map((o) => this.viewObject(kind, o)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  /** The object with kubectl get's cells, printed at the current virtual time. */
+  private viewObject(kind: ViewKind, object: KubeObject): ViewObject {
+    const gvr = RESOURCES[kind];
+    const printer = printerFor(gvr.group, gvr.resource);
+    const cells = printer.cells(object, { now: this.clock.now() });
+    const row: Record<string, Cell> = {};
+    printer.columns.forEach((c, i) => (row[c.name.toLowerCase()] = cells[i] ?? null));
+    return { kind, key: metaNamespaceKey(object), object, row };
+  }
+
+  private queue(change: ViewChange): void {
+    if (this.stopped) return;
+    this.pending.push(change);
+    if (this.flushing) return;
+    this.flushing = true;
+    setImmediate(() => {
+      this.flushing = false;
+      const batch = this.pending;
+      this.pending = [];
+      if (this.stopped || batch.length === 0) return;
+      for (const l of this.listeners) l(batch);
+    });
+  }
+}

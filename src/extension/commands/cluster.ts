@@ -1,0 +1,91 @@
+/**
+ * Show Control Plane, Reset Cluster, Switch User, and Export / Import Cluster Snapshot.
+ */
+import * as vscode from 'vscode';
+import { describeIdentity, identitySpec, parseIdentity, ADMIN } from '../identity';
+import { loadPanel } from '../host-loader';
+import { parseClusterSnapshot, serializeClusterSnapshot } from '../snapshot';
+import { clusterHost, progress, settingsTarget, type Services } from './services';
+
+async function showControlPlane(s: Services): Promise<void> {
+  loadPanel(s.context.extensionPath).showPanel(s.context, s.session);
+}
+
+async function reset(s: Services): Promise<void> {
+  const choice = await vscode.window.showWarningMessage('Reset the simulated cluster? Everything applied to it is lost; a new cluster starts from the kubesim settings.', { modal: true }, 'Reset Cluster');
+  if (choice !== 'Reset Cluster') return;
+  const host = await progress('resetting the cluster', () => s.session.reset());
+  s.output.append([`# cluster reset: ${host.nodeNames().length} nodes, seed "${host.cluster.seed}"`, '']);
+  vscode.window.setStatusBarMessage('KubeSim: the cluster was reset', 4000);
+}
+
+async function switchUser(s: Services): Promise<void> {
+  const current = s.settings().user;
+  const host = await clusterHost(s);
+  const known = await host.knownSubjects();
+  const items: (vscode.QuickPickItem & { spec?: string })[] = [
+    { label: ADMIN.username, description: 'cluster admin (system:masters)', spec: ADMIN.username },
+    ...known.map((k) => ({ label: k.spec, description: k.description, spec: k.spec })),
+    { label: '$(edit) Another user…', description: 'a name with groups (jane:dev,qa) or system:serviceaccount:<namespace>:<name>' },
+  ];
+  for (const item of items) if (item.spec === identitySpec(current)) item.description = `${item.description ?? ''} (current)`.trim();
+  const picked = await vscode.window.showQuickPick(items, { title: 'KubeSim: Switch User', placeHolder: `applies and diagnostics now run as ${describeIdentity(current)}` });
+  if (!picked) return;
+  let spec = picked.spec;
+  if (spec === undefined) {
+    spec = await vscode.window.showInputBox({
+      title: 'KubeSim: Switch User',
+      prompt: 'User name with optional groups, or a service account',
+      placeHolder: 'jane:dev,qa   or   system:serviceaccount:default:builder',
+      validateInput: (v) => {
+        const id = parseIdentity(v);
+        return 'error' in id ? id.error : undefined;
+      },
+    });
+    if (spec === undefined) return;
+  }
+  // The setting is the one source of the identity; its change handler tells the cluster host and the language server.
+  await vscode.workspace.getConfiguration('kubesim').update('user', spec, settingsTarget());
+}
+
+async function exportSnapshot(s: Services): Promise<void> {
+  const host = await clusterHost(s);
+  const target = await vscode.window.showSaveDialog({
+    title: 'KubeSim: Export Cluster Snapshot',
+    filters: { 'KubeSim snapshot': ['json'] },
+    defaultUri: vscode.workspace.workspaceFolders?.[0] ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'kubesim-snapshot.json') : undefined,
+  });
+  if (!target) return;
+  const snapshot = host.snapshot();
+  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(serializeClusterSnapshot(snapshot)));
+  s.output.append([`# snapshot exported to ${vscode.workspace.asRelativePath(target, false)}: etcd revision ${snapshot.store.revision}, ${snapshot.nodes.length} nodes`, '']);
+  vscode.window.setStatusBarMessage(`KubeSim: snapshot exported (etcd revision ${snapshot.store.revision})`, 4000);
+}
+
+async function importSnapshot(s: Services): Promise<void> {
+  const picked = await vscode.window.showOpenDialog({ title: 'KubeSim: Import Cluster Snapshot', filters: { 'KubeSim snapshot': ['json'] }, canSelectMany: false });
+  if (!picked?.[0]) return;
+  let snapshot;
+  try {
+    snapshot = parseClusterSnapshot(new TextDecoder().decode(await vscode.workspace.fs.readFile(picked[0])));
+  } catch (err) {
+    void vscode.window.showErrorMessage(`KubeSim: ${err instanceof Error ? err.message : String(err)}`);
+    return;
+  }
+  if (s.session.current) {
+    const choice = await vscode.window.showWarningMessage('Replace the running cluster with the snapshot?', { modal: true }, 'Import');
+    if (choice !== 'Import') return;
+  }
+  const host = await progress('importing the snapshot', () => s.session.restore(snapshot));
+  s.output.append([`# snapshot imported from ${vscode.workspace.asRelativePath(picked[0], false)}: etcd revision ${snapshot.store.revision}, ${host.nodeNames().length} nodes`, '']);
+}
+
+export function registerClusterCommands(s: Services): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('kubesim.showControlPlane', () => showControlPlane(s)),
+    vscode.commands.registerCommand('kubesim.reset', () => reset(s)),
+    vscode.commands.registerCommand('kubesim.switchUser', () => switchUser(s)),
+    vscode.commands.registerCommand('kubesim.exportSnapshot', () => exportSnapshot(s)),
+    vscode.commands.registerCommand('kubesim.importSnapshot', () => importSnapshot(s)),
+  ];
+}

@@ -1,0 +1,54 @@
+/**
+ * A saved cluster, as the workspace storage and Export / Import Cluster Snapshot keep it: the
+ * etcd data (every key with its revisions, the history since the last compaction, leases), the
+ * virtual time, the seed, the machines and whether their kubelets run, and the clock's state.
+ * Everything else (controllers, scheduler, kubelets) starts again from the API's state.
+ */
+import type { NodeConfig } from '../engine/kubelet/config';
+import { STORE_SNAPSHOT_FORMAT, type StoreSnapshot } from '../engine/store/memory/snapshot';
+
+export const CLUSTER_SNAPSHOT_FORMAT = 'kubesim/cluster-snapshot@1';
+
+export interface SavedNode {
+  config: NodeConfig;
+  running: boolean;
+}
+
+export interface ClusterSnapshot {
+  format: typeof CLUSTER_SNAPSHOT_FORMAT;
+  seed: string;
+  /** Virtual time, ms since the epoch. */
+  time: number;
+  clock: { state: 'running' | 'paused'; speed: number };
+  nodes: SavedNode[];
+  store: StoreSnapshot;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isNode(v: unknown): v is SavedNode {
+  if (!isRecord(v) || typeof v.running !== 'boolean' || !isRecord(v.config)) return false;
+  const c = v.config;
+  return typeof c.name === 'string' && typeof c.internalIP === 'string' && typeof c.podCIDR === 'string';
+}
+
+/** The snapshot in a file's text; throws an Error that says what is wrong with it. */
+export function parseClusterSnapshot(text: string): ClusterSnapshot {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`not a KubeSim cluster snapshot: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!isRecord(value) || value.format !== CLUSTER_SNAPSHOT_FORMAT) throw new Error(`not a KubeSim cluster snapshot (expected format ${CLUSTER_SNAPSHOT_FORMAT})`);
+  const { seed, time, clock, nodes, store } = value;
+  if (typeof seed !== 'string' || typeof time !== 'number' || !Number.isFinite(time)) throw new Error('cluster snapshot: bad seed or time');
+  if (!isRecord(clock) || (clock.state !== 'running' && clock.state !== 'paused') || typeof clock.speed !== 'number') throw new Error('cluster snapshot: bad clock state');
+  if (!Array.isArray(nodes) || !nodes.every(isNode)) throw new Error('cluster snapshot: bad nodes');
+  if (!isRecord(store) || store.format !== STORE_SNAPSHOT_FORMAT) throw new Error(`cluster snapshot: the store is not a ${STORE_SNAPSHOT_FORMAT} snapshot`);
+  return value as unknown as ClusterSnapshot;
+}
+
+export function serializeClusterSnapshot(snapshot: ClusterSnapshot): string {
+  return JSON.stringify(snapshot);
+}

@@ -1,0 +1,127 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as HostModule from '../../../src/extension/cluster-host';
+import type { ClusterHost } from '../../../src/extension/cluster-host';
+import { SnapshotFile } from '../../../src/extension/persistence';
+import { ClusterSession } from '../../../src/extension/session';
+import { DEFAULT_SETTINGS, type KubeSimSettings } from '../../../src/extension/settings';
+import type { MirrorSyncParams } from '../../../src/protocol/language-server';
+import type { WallClock } from '../../../src/engine/pacer';
+
+const WEB = readFileSync(join(__dirname, '../../../examples/web.yaml'), 'utf8');
+
+/** A wall clock that never ticks: the tests move virtual time themselves. */
+const still: WallClock = { now: () => 0, after: () => () => undefined };
+
+const settings: KubeSimSettings = { ...DEFAULT_SETTINGS, nodes: { ...DEFAULT_SETTINGS.nodes, count: 2 } };
+
+function podsSummary(host: ClusterHost): string[] {
+  return host.view.list('pods').map((p) => `${p.object.metadata.name?.replace(/-[a-z0-9]+-[a-z0-9]+$/, '')} ${String(p.row.ready)} ${String(p.row.status)}`);
+}
+
+async function startHost(mirror: MirrorSyncParams[] = [], restore?: Parameters<typeof HostModule.ClusterHost.start>[0]['restore']): Promise<ClusterHost> {
+  return HostModule.ClusterHost.start({ settings, mirror: (p) => mirror.push(p), onError: (err) => assert.fail(String(err)), wall: still, restore });
+}
+
+describe('extension cluster host', function () {
+  this.timeout(120_000);
+
+  it('applies a manifest as kubectl does, and the informer view sees the pods become ready', async () => {
+    const mirror: MirrorSyncParams[] = [];
+    const host = await startHost(mirror);
+    try {
+      assert.deepEqual(host.nodeNames(), ['kubesim-control-plane', 'kubesim-worker', 'kubesim-worker2']);
+      assert.equal(mirror[0]?.replace, true, 'the language server gets a full listing first');
+      assert.ok(mirror[0]!.events.some((e) => e.object.kind === 'Namespace' && (e.object.metadata as { name: string }).name === 'default'));
+      const results = await host.apply('examples/web.yaml', WEB);
+      assert.deepEqual(results.map((r) => r.message), ['deployment.apps/web created', 'service/web created']);
+      assert.deepEqual((await host.apply('examples/web.yaml', WEB)).map((r) => r.message), ['deployment.apps/web unchanged', 'service/web unchanged']);
+      await host.cluster.advance(30_000);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(podsSummary(host), ['web 1/1 Running', 'web 1/1 Running', 'web 1/1 Running']);
+      const summary = await host.summary();
+      assert.deepEqual({ ...summary, revision: 0, time: 0 }, { revision: 0, time: 0, nodes: { total: 3, ready: 3 }, pods: { running: 3, pending: 0, failed: 0 }, clock: 'running', speed: 1, user: 'kubernetes-admin' });
+      await new Promise((r) => setTimeout(r, 200));
+      assert.ok(mirror.slice(1).some((m) => !m.replace && m.events.some((e) => e.object.kind === 'Deployment')), 'watch events follow the listing');
+    } finally {
+      await host.dispose();
+    }
+  });
+
+  it('answers a user without permissions with the API server Forbidden, as kubectl prints it', async () => {
+    const host = await startHost();
+    try {
+      host.user = { username: 'jane', groups: ['system:authenticated'] };
+      const [r] = await host.apply('web.yaml', WEB);
+      assert.equal(r!.action, 'failed');
+      assert.match(r!.message, /^Error from server \(Forbidden\): error when retrieving current configuration of:|deployments.apps "web" is forbidden: User "jane" cannot (get|patch) resource "deployments" in API group "apps" in the namespace "default"/);
+      const scaled = await host.scale({ kind: 'Deployment', namespace: 'default', name: 'web' }, 2);
+      assert.deepEqual(scaled, { ok: false, message: 'Error from server (Forbidden): deployments.apps "web" is forbidden: User "jane" cannot patch resource "deployments/scale" in API group "apps" in the namespace "default"' });
+    } finally {
+      await host.dispose();
+    }
+  });
+
+  it('deletes the objects of a manifest with kubectl delete -f words', async () => {
+    const host = await startHost();
+    try {
+      await host.apply('web.yaml', WEB);
+      assert.deepEqual((await host.deleteManifest('web.yaml', WEB)).map((r) => r.message), ['deployment.apps "web" deleted from default namespace', 'service "web" deleted from default namespace']);
+      assert.deepEqual((await host.deleteManifest('web.yaml', WEB)).map((r) => r.message), [
+        'Error from server (NotFound): error when deleting "web.yaml": deployments.apps "web" not found',
+        'Error from server (NotFound): error when deleting "web.yaml": services "web" not found',
+      ]);
+    } finally {
+      await host.dispose();
+    }
+  });
+
+  it('a saved session restores with every object, revision and pod; pods are not restarted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubesim-session-'));
+    const file = new SnapshotFile(join(dir, 'cluster.json'));
+    const deps = { load: () => HostModule, settings: () => settings, file, mirror: () => undefined, report: (m: string) => assert.fail(m) };
+    try {
+      const first = new ClusterSession(deps);
+      const host = await first.get();
+      host.pacer.pause();
+      await host.apply('web.yaml', WEB);
+      await host.cluster.advance(30_000);
+      const before = podsSummary(host);
+      const pods = host.view.list('pods').map((p) => [p.object.metadata.name, p.object.metadata.uid, (p.object.status as { podIP?: string }).podIP]);
+      const revision = (await host.cluster.store.status()).revision;
+      await first.dispose();
+
+      const second = new ClusterSession(deps);
+      const again = await second.get();
+      try {
+        assert.equal(again.pacer.current.state, 'paused', 'the clock state is restored');
+        assert.equal((await again.cluster.store.status()).revision >= revision, true);
+        assert.deepEqual(podsSummary(again), before);
+        await again.cluster.advance(20_000);
+        await new Promise((r) => setImmediate(r));
+        assert.deepEqual(
+          again.view.list('pods').map((p) => [p.object.metadata.name, p.object.metadata.uid, (p.object.status as { podIP?: string }).podIP]),
+          pods,
+          'the same pods with the same IPs',
+        );
+        assert.deepEqual(podsSummary(again), before);
+        // New objects get names and uids of their own, not those the first run handed out.
+        assert.deepEqual(await again.scale({ kind: 'Deployment', namespace: 'default', name: 'web' }, 5), { ok: true, lines: ['deployment.apps/web scaled'] });
+        await again.cluster.advance(20_000);
+        await new Promise((r) => setImmediate(r));
+        const all = again.view.list('pods').map((p) => p.object);
+        assert.equal(all.length, 5);
+        const uids = [...all, ...again.view.objects('namespaces'), ...again.view.objects('nodes'), ...again.view.objects('replicasets'), ...again.view.objects('services'), ...again.view.objects('events')].map((o) => o.metadata.uid);
+        assert.equal(new Set(uids).size, uids.length, 'every uid is unique');
+        assert.equal(new Set(all.map((p) => p.metadata.name)).size, 5);
+        assert.deepEqual(podsSummary(again), [...before, 'web 1/1 Running', 'web 1/1 Running'].sort());
+      } finally {
+        await second.dispose();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
