@@ -54,7 +54,7 @@ function ownedBy(pod: Pod, owner: Workload): Pod {
   return pod;
 }
 
-const noScaleClient = new Client({ server: undefined as never, user: { username: 'test', groups: [] }, userAgent: 'test' });
+const noScaleClient = new Client({ server: undefined as never, user: { username: 'test', uid: '', groups: [], extra: {} }, userAgent: 'test' });
 
 /** dc.sync: computes and "writes" the status into f.pdb. */
 async function sync(f: Fixture, now = NOW): Promise<void> {
@@ -82,6 +82,8 @@ function verify(f: Fixture, disruptionsAllowed: number, currentHealthy: number, 
   const cond = s.conditions?.find((c) => c.type === 'DisruptionAllowed');
   assert.deepEqual(cond && [cond.status, cond.reason, cond.message, cond.observedGeneration], disruptionsAllowed > 0 ? ['True', 'SufficientPods', '', 1] : ['False', 'InsufficientPods', '', 1]);
 }
+
+type Counts = [number, number, number, number];
 
 const allowed = (f: Fixture): number | undefined => f.pdb.status?.disruptionsAllowed;
 
@@ -123,10 +125,11 @@ describe('controllers/disruption budget', () => {
   });
 
   it('TestIntegerMaxUnavailableWithScaling and TestPercentageMaxUnavailableWithScaling: the scale of the pods\' controller', async () => {
-    for (const [maxUnavailable, before, after] of [
+    const cases: [IntOrString, Counts, Counts][] = [
       [2, [0, 1, 5, 7], [0, 1, 3, 5]],
       ['30%', [0, 1, 4, 7], [0, 1, 2, 3]],
-    ] as const) {
+    ];
+    for (const [maxUnavailable, before, after] of cases) {
       const f = fixture({ maxUnavailable });
       const rs = workload('ReplicaSet', 7);
       f.caches.replicaSets.set(rs);
