@@ -5,11 +5,9 @@
  * untrusted input: everything it sends goes through `parseWebviewMessage` before the host acts.
  */
 import type { TraceRecord } from '../engine/trace/types';
-import type { SchedulerRecord } from '../engine/scheduler/record';
-import type { CompactionRecord } from '../engine/trace/compaction';
 
-/** Every record the panel shows. */
-export type PanelRecord = TraceRecord | SchedulerRecord | CompactionRecord;
+/** Every record the panel shows: the engine's trace records, as they are. */
+export type PanelRecord = TraceRecord;
 
 // ---- host -> webview ----------------------------------------------------------------------
 

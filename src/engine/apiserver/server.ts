@@ -12,6 +12,7 @@ import type { Store } from '../store/types';
 import { TraceBuffer } from '../trace/buffer';
 import type { ApiRequestRecord } from '../trace/apiserver';
 import { summarizeChange } from '../trace/diff';
+import type { CompactionRecord } from '../trace/compaction';
 import type { RevisionRecord } from '../trace/revision';
 import type { CacheEvent } from './storage/watch-cache';
 import type { ResourceStorage } from './storage/resource-storage';
@@ -118,6 +119,7 @@ class Server implements ApiServer, ServerParts {
       options.clock,
       (rev) => {
         for (const s of this.storage.all()) s.cache.compact(rev);
+        this.trace.emit<CompactionRecord>({ type: 'store.compaction', component: 'etcd', revision: rev });
       },
       options.compactionIntervalMs ?? COMPACTION_INTERVAL_MS,
     );

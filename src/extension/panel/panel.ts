@@ -100,7 +100,7 @@ export class ControlPlanePanel {
 
   private async sync(): Promise<void> {
     const cluster = await this.host.cluster();
-    if (cluster !== this.cluster || !this.batcher) {
+    if (cluster.trace !== this.cluster?.trace || !this.batcher) {
       this.unsubscribe?.();
       this.batcher?.clear();
       this.cluster = cluster;
