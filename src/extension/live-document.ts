@@ -10,6 +10,11 @@ import type { ObjectRef } from './manifest-objects';
 
 const UPDATE_MS = 100;
 
+/** Open in a tab: a document VS Code still lists after its tab closed has no model to update. */
+function isShown(uri: string): boolean {
+  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri));
+}
+
 export class LiveDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
@@ -22,14 +27,17 @@ export class LiveDocuments implements vscode.TextDocumentContentProvider, vscode
       vscode.workspace.registerTextDocumentContentProvider(LIVE_SCHEME, this),
       vscode.workspace.onDidCloseTextDocument((doc) => {
         if (doc.uri.scheme !== LIVE_SCHEME) return;
-        this.watches.get(doc.uri.toString())?.();
-        this.watches.delete(doc.uri.toString());
+        const key = doc.uri.toString();
+        this.watches.get(key)?.();
+        this.watches.delete(key);
+        clearTimeout(this.pending.get(key));
+        this.pending.delete(key);
       }),
       // A new cluster (reset, import): every open live document re-reads and re-watches.
       session.onDidChangeCluster(() => {
         for (const stop of this.watches.values()) stop();
         this.watches.clear();
-        for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === LIVE_SCHEME) this.emitter.fire(doc.uri);
+        for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === LIVE_SCHEME && isShown(doc.uri.toString())) this.emitter.fire(doc.uri);
       }),
     ];
   }
@@ -63,7 +71,7 @@ export class LiveDocuments implements vscode.TextDocumentContentProvider, vscode
       key,
       setTimeout(() => {
         this.pending.delete(key);
-        this.emitter.fire(uri);
+        if (isShown(key)) this.emitter.fire(uri);
       }, UPDATE_MS),
     );
   }

@@ -2,18 +2,38 @@
  * The cluster in the workspace storage: one JSON file written atomically (a temporary file,
  * then a rename, so a reload in the middle of a write finds the old file or the new one, never
  * half of one), and an autosaver that coalesces the cluster's constant changes into at most one
- * write per interval.
+ * write per interval. The session that started last owns the file: an older one still running
+ * (code-server keeps a closed window's extension host alive for a while) stops writing.
  */
+import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseClusterSnapshot, serializeClusterSnapshot, type ClusterSnapshot } from './snapshot';
 
 export const SNAPSHOT_FILE = 'cluster.json';
 
+/** Another session took over the saved cluster. */
+export class SupersededError extends Error {
+  constructor() {
+    super('another KubeSim session saves this workspace\'s cluster now');
+  }
+}
+
 export class SnapshotFile {
   private seq = 0;
+  private readonly id = randomUUID();
 
   constructor(readonly file: string) {}
+
+  private get ownerFile(): string {
+    return `${this.file}.owner`;
+  }
+
+  /** From now on this session writes the file; one that claimed it before stops. */
+  async claim(): Promise<void> {
+    await fs.mkdir(path.dirname(this.file), { recursive: true });
+    await fs.writeFile(this.ownerFile, this.id, 'utf8');
+  }
 
   /** The saved cluster; undefined when there is none. A damaged file throws, saying why. */
   async load(): Promise<ClusterSnapshot | undefined> {
@@ -28,6 +48,8 @@ export class SnapshotFile {
   }
 
   async save(snapshot: ClusterSnapshot): Promise<void> {
+    const owner = await fs.readFile(this.ownerFile, 'utf8').catch(() => undefined);
+    if (owner !== this.id) throw new SupersededError();
     const text = serializeClusterSnapshot(snapshot);
     await fs.mkdir(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.${++this.seq}.tmp`;
@@ -74,16 +96,18 @@ export class AutoSaver {
     await this.run();
   }
 
-  dispose(): void {
+  /** Stops saving; resolves once a write already under way has finished. */
+  dispose(): Promise<void> {
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    return this.running;
   }
 
   private run(): Promise<void> {
     this.timer = undefined;
     this.running = this.running.then(async () => {
-      if (!this.dirty) return;
+      if (!this.dirty || this.disposed) return;
       this.dirty = false;
       try {
         await this.save();

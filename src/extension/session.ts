@@ -8,7 +8,7 @@
 import type { PanelCluster } from './panel/host';
 import type * as HostModule from './cluster-host';
 import type { ClusterHost } from './cluster-host';
-import { AutoSaver, type SnapshotFile } from './persistence';
+import { AutoSaver, SupersededError, type SnapshotFile } from './persistence';
 import type { KubeSimSettings } from './settings';
 import type { ClusterSnapshot } from './snapshot';
 import type { MirrorSyncParams } from '../protocol/language-server';
@@ -103,11 +103,12 @@ export class ClusterSession {
   /** Turns saving on (saves now) or off (forgets the saved cluster). */
   async setPersistence(on: boolean): Promise<void> {
     if (on) {
+      await this.deps.file?.claim();
       if (this.host) this.watchForSaves(this.host);
       this.saver?.changed();
       await this.saver?.flush();
     } else {
-      this.saver?.dispose();
+      await this.saver?.dispose();
       this.saver = undefined;
       await this.deps.file?.remove();
     }
@@ -146,6 +147,7 @@ export class ClusterSession {
     }
     this.host = host;
     if (settings.persistence && this.deps.file) {
+      await this.deps.file.claim();
       this.watchForSaves(host);
       this.saver!.changed();
     }
@@ -159,7 +161,10 @@ export class ClusterSession {
     this.saver = new AutoSaver(
       () => file.save(host.snapshot()),
       SAVE_INTERVAL_MS,
-      (err) => this.deps.report(`KubeSim: the cluster could not be saved: ${err instanceof Error ? err.message : String(err)}`),
+      (err) => {
+        if (err instanceof SupersededError) void this.saver?.dispose();
+        else this.deps.report(`KubeSim: the cluster could not be saved: ${err instanceof Error ? err.message : String(err)}`);
+      },
     );
     const saver = this.saver;
     this.unsubscribe.push(
@@ -181,7 +186,7 @@ export class ClusterSession {
     host.pacer.pause();
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
-    this.saver?.dispose();
+    await this.saver?.dispose();
     this.saver = undefined;
     this.host = undefined;
     await host.dispose();

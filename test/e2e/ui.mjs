@@ -1,6 +1,7 @@
 // UI end-to-end run in a RUNNING code-server with headless Chromium: the real workbench opens
 // examples/broken.yaml, the kubesim language server's diagnostics show in the editor and in the
-// Problems panel; screenshots are saved.
+// Problems panel; then examples/web.yaml is applied with "KubeSim: Apply Current Manifest" from
+// the command palette and its pods show Running in the KubeSim sidebar; screenshots are saved.
 //   node test/e2e/ui.mjs [--url http://127.0.0.1:8123] [--folder examples] [--file broken.yaml]
 //                        [--dev-ext .]   load the extension from a folder (workbench payload)
 //                        [--installed]   expect it installed in code-server (the .vsix smoke test)
@@ -68,6 +69,49 @@ try {
   check('Problems panel lists the API server error', rows.some((r) => r.includes(EXPECTED)), `${rows.length - 1} rows`);
   check('diagnostic source is kubesim', rows.some((r) => r.includes(EXPECTED) && r.includes('kubesim')), rows.find((r) => r.includes(EXPECTED)));
   await shot('02-problems');
+
+  // Apply from the command palette: kubectl's words in a notification, the pods in the sidebar.
+  await page.keyboard.press('Control+P');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('web.yaml');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'web.yaml' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: 'web.yaml' }).waitFor();
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('>KubeSim: Apply Current Manifest');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'KubeSim: Apply Current Manifest' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  const toast = page.locator('.notifications-toasts .notification-list-item-message', { hasText: 'deployment.apps/web' }).first();
+  await toast.waitFor();
+  check('Apply Current Manifest reports as kubectl does', /deployment\.apps\/web (created|configured|unchanged), service\/web (created|configured|unchanged)/.test(await toast.innerText()), await toast.innerText());
+  const palette = async (command) => {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${command}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: command }).first().waitFor();
+    await page.keyboard.press('Enter');
+  };
+  await page.keyboard.press('Control+J');
+  await page.locator('.part.panel').waitFor({ state: 'hidden' });
+  await page.locator('.activitybar .action-item a[aria-label^="KubeSim"]').first().click();
+  // A wider sidebar (its sash dragged), so the screenshot shows the items' descriptions.
+  const bar = await page.locator('.part.sidebar').boundingBox();
+  if (bar) {
+    await page.mouse.move(bar.x + bar.width + 1, bar.y + 400);
+    await page.mouse.down();
+    await page.mouse.move(bar.x + bar.width + 280, bar.y + 400, { steps: 8 });
+    await page.mouse.up();
+  }
+  await page.mouse.move(1100, 500);
+  const podRows = page.locator('.pane-body .monaco-list-row', { hasText: /web-[a-z0-9]+-[a-z0-9]{5}.*Running/ });
+  await page.waitForFunction(() => document.querySelectorAll('.pane-body .monaco-list-row').length > 0);
+  await podRows.nth(2).waitFor({ timeout: 90_000 });
+  const running = (await podRows.allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
+  check('the Cluster tree shows the three pods Running', running.length === 3, running);
+  const status = page.locator('.statusbar-item', { hasText: /rev \d+/ }).first();
+  check('the status bar counts the running pods', /3 running, 0 pending/.test(await status.innerText()), (await status.innerText()).trim());
+  await shot('03-cluster-tree');
 } catch (err) {
   check('unexpected error', false, String(err?.message ?? err).split('\n')[0]);
   await shot('99-error').catch(() => undefined);

@@ -13,6 +13,7 @@ export async function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'test/vscode', mocha);
   await import('./diagnostics.test');
   await import('./hover-and-fixes.test');
+  await import('./cluster.test');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} extension-host test${failures === 1 ? '' : 's'} failed`);
 }

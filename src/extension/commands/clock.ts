@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { SPEEDS } from '../settings';
 import { speedLabel } from '../status-text';
-import { clusterHost, settingsTarget, type Services } from './services';
+import { clusterHost, updateSetting, type Services } from './services';
 
 async function step(s: Services): Promise<void> {
   const host = await clusterHost(s);
@@ -22,7 +22,7 @@ async function setSpeed(s: Services): Promise<void> {
   const items = SPEEDS.map((v) => ({ label: speedLabel(v), description: v === current ? 'current' : v === 1 ? 'real time' : undefined, speed: v }));
   const picked = await vscode.window.showQuickPick(items, { title: 'KubeSim: speed of virtual time', placeHolder: `now ${speedLabel(current)}` });
   // The setting is the one source of the speed; its change handler adjusts the running clock.
-  if (picked) await vscode.workspace.getConfiguration('kubesim').update('speed', picked.speed, settingsTarget());
+  if (picked) await updateSetting('speed', picked.speed);
 }
 
 export function registerClockCommands(s: Services): vscode.Disposable[] {

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { describeIdentity, identitySpec, parseIdentity, ADMIN } from '../identity';
 import { loadPanel } from '../host-loader';
 import { parseClusterSnapshot, serializeClusterSnapshot } from '../snapshot';
-import { clusterHost, progress, settingsTarget, type Services } from './services';
+import { clusterHost, progress, updateSetting, type Services } from './services';
 
 async function showControlPlane(s: Services): Promise<void> {
   loadPanel(s.context.extensionPath).showPanel(s.context, s.session);
@@ -45,7 +45,7 @@ async function switchUser(s: Services): Promise<void> {
     if (spec === undefined) return;
   }
   // The setting is the one source of the identity; its change handler tells the cluster host and the language server.
-  await vscode.workspace.getConfiguration('kubesim').update('user', spec, settingsTarget());
+  await updateSetting('user', spec);
 }
 
 async function exportSnapshot(s: Services): Promise<void> {

@@ -46,7 +46,12 @@ export function elementArg(arg: unknown): Extract<TreeElement, { type: 'object' 
   return undefined;
 }
 
-/** Where settings the commands change are written: the workspace when one is open. */
-export function settingsTarget(): vscode.ConfigurationTarget {
-  return vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+/**
+ * Writes a kubesim setting where it takes effect: in the workspace when the workspace sets it,
+ * else in the user settings (a command should not add files to the user's project).
+ */
+export function updateSetting(key: string, value: unknown): Thenable<void> {
+  const config = vscode.workspace.getConfiguration('kubesim');
+  const inWorkspace = config.inspect(key)?.workspaceValue !== undefined;
+  return config.update(key, value, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
 }
