@@ -14,6 +14,7 @@ export async function run(): Promise<void> {
   await import('./diagnostics.test');
   await import('./hover-and-fixes.test');
   await import('./cluster.test');
+  await import('./panel.test');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} extension-host test${failures === 1 ? '' : 's'} failed`);
 }
