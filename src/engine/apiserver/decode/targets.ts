@@ -43,7 +43,19 @@ const INTS: Readonly<Record<string, [bits: number, unsigned: boolean]>> = {
   uint: [64, true], uint8: [8, true], uint16: [16, true], uint32: [32, true], uint64: [64, true],
 };
 
+const targets = new WeakMap<SchemaNode, Map<string | undefined, Target>>();
+const schemaless = new Map<string | undefined, Target>();
+
+/** The target of a field, made once per schema node and Go type (targets are never changed). */
 export function targetFor(schema: SchemaNode | undefined, goType: string | undefined): Target {
+  let byType = schema ? targets.get(schema) : schemaless;
+  if (!byType) targets.set(schema!, (byType = new Map()));
+  let t = byType.get(goType);
+  if (!t) byType.set(goType, (t = makeTarget(schema, goType)));
+  return t;
+}
+
+function makeTarget(schema: SchemaNode | undefined, goType: string | undefined): Target {
   const pointer = goType?.startsWith('*') ?? false;
   const type = goType?.replace(/^\*+/, '');
   const definition = schema?.definition;

@@ -6,6 +6,7 @@
 import { badRequestError, conflictError, isStatusError, StatusError } from '../../api/status';
 import { isObject, type JsonObject, type KubeObject } from '../../api/types';
 import { bodyValue } from '../body';
+import { cloneJson } from '../patch/govalue';
 import type { RequestContext, Target } from '../context';
 import { admissionAttributes, validate } from './admit';
 import { guaranteedUpdate } from './write';
@@ -58,7 +59,7 @@ export async function createBinding(ctx: RequestContext, t: Target): Promise<Jso
       errors: () => [],
       skipAdmission: true,
       async updatedObject(current) {
-        const p = structuredClone(current!) as KubeObject;
+        const p = cloneJson(current! as unknown as JsonObject) as unknown as KubeObject;
         const spec = isObject(p.spec) ? p.spec : {};
         if (typeof meta.uid === 'string' && meta.uid && meta.uid !== p.metadata.uid) {
           throw conflictError({ group: '', name: 'pods' }, t.name, `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${p.metadata.uid ?? ''}`);

@@ -10,6 +10,7 @@ import { bodyValue, decodePatched } from '../body';
 import type { RequestContext, Target } from '../context';
 import { trackWrite } from '../managed-fields';
 import { patchObject } from '../patch';
+import { cloneJson } from '../patch/govalue';
 import { validatePatchOptions } from '../patch/options';
 import { PATCH_CONTENT_TYPES } from '../request';
 import { groupResource } from '../resources';
@@ -28,7 +29,7 @@ export async function handlePatch(ctx: RequestContext, t: Target): Promise<Updat
     async updatedObject(current: KubeObject | undefined): Promise<KubeObject> {
       // Only server-side apply creates; other patches need something to patch.
       if (!current) throw notFoundError(groupResource(t.info), t.name);
-      const base = structuredClone(current) as unknown as JsonObject;
+      const base = cloneJson(current as unknown as JsonObject);
       const patched = patchObject({ type, current: base, patch, schema, fieldValidation: ctx.options.fieldValidation });
       const obj = decodePatched(ctx, patched, patch, type === 'strategic', t.info);
       checkName(obj, t);

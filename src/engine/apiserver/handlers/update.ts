@@ -4,10 +4,11 @@
  * validation.
  */
 import { badRequestError } from '../../api/status';
-import type { KubeObject } from '../../api/types';
+import type { JsonObject, KubeObject } from '../../api/types';
 import { decodeBody } from '../body';
 import type { RequestContext, Target } from '../context';
 import { trackWrite } from '../managed-fields';
+import { cloneJson } from '../patch/govalue';
 import { prepareStatusUpdate } from '../strategies/generic';
 import { prepareFinalizeUpdate } from '../strategies/namespace';
 import { statusUpdateErrors } from '../validate';
@@ -42,6 +43,6 @@ export async function handleUpdate(ctx: RequestContext, t: Target): Promise<Upda
   checkName(obj, t);
   return guaranteedUpdate(ctx, t, {
     ...subresourceUpdate(t),
-    updatedObject: async (current) => trackWrite(ctx, t, current, structuredClone(obj)),
+    updatedObject: async (current) => trackWrite(ctx, t, current, cloneJson(obj as unknown as JsonObject) as unknown as KubeObject),
   });
 }

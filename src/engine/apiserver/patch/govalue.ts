@@ -38,12 +38,18 @@ export function jsonTypeWord(v: JsonValue): string {
   return typeof v;
 }
 
-/** A deep copy of decoded JSON, so the Go algorithms (which mutate) never touch frozen input. */
+/**
+ * A deep copy of decoded JSON, so the Go algorithms (which mutate) never touch frozen input; the
+ * same as structuredClone for JSON data (plain objects, arrays, no undefined values), and faster.
+ */
 export function cloneJson<T extends JsonValue>(v: T): T {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map((e) => cloneJson(e)) as T;
   const out: Record<string, JsonValue> = {};
-  for (const [k, e] of Object.entries(v)) if (e !== undefined) out[k] = cloneJson(e);
+  for (const k in v) {
+    const e = v[k];
+    if (e !== undefined) out[k] = cloneJson(e);
+  }
   return out as T;
 }
 

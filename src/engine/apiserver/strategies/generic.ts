@@ -3,6 +3,7 @@
  * status is owned by the status subresource, generation tracks spec changes, deletes are immediate.
  */
 import type { JsonValue, KubeObject } from '../../api/types';
+import { cloneJson } from '../patch/govalue';
 import { hasSubresource, type ResourceInfo } from '../resources';
 import { semanticEqual } from '../validation/meta';
 import type { Strategy } from './types';
@@ -50,7 +51,7 @@ export function genericStrategy(type: ResourceInfo, o: GenericOptions = {}): Str
     prepareForUpdate(obj, old) {
       if (hasStatus) {
         if (old.status === undefined) delete obj.status;
-        else obj.status = structuredClone(old.status);
+        else obj.status = cloneJson(old.status as JsonValue);
       }
       if (generation && specChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
     },
@@ -72,14 +73,14 @@ export function prepareStatusUpdate(group: string, resource: string): (obj: Kube
       if (!KEPT_ON_STATUS_UPDATE.has(key) && !(key in old)) delete next[key];
     }
     for (const [key, value] of Object.entries(old)) {
-      if (!KEPT_ON_STATUS_UPDATE.has(key)) next[key] = structuredClone(value);
+      if (!KEPT_ON_STATUS_UPDATE.has(key)) next[key] = cloneJson(value as JsonValue);
     }
     if (resetMeta.length > 0) {
       const meta = { ...obj.metadata };
       for (const field of resetMeta) {
         const value = old.metadata[field];
         if (value === undefined) delete meta[field];
-        else meta[field] = structuredClone(value);
+        else meta[field] = cloneJson(value as JsonValue);
       }
       next.metadata = meta;
     }
