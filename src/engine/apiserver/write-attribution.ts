@@ -14,23 +14,24 @@ export interface Writer {
 }
 
 export interface PendingWrite extends Writer {
-  readonly target: string;
+  readonly key: string;
+  readonly prevRevision: number;
   /** The revision the write produced, once the request knows it. */
-  revision?: number;
+  revision: number | undefined;
   /** The watch cache has seen the write. */
   observed: boolean;
 }
 
 export class WriteAttribution {
+  /** By key, in the order the writes were announced (almost always one). */
   private readonly pending = new Map<string, PendingWrite[]>();
 
   /** A request is about to write `key`, expecting it at `prevRevision` (0: it does not exist). */
   expect(key: string, prevRevision: number, writer: Writer): PendingWrite {
-    const target = `${key}@${prevRevision}`;
-    const write: PendingWrite = { ...writer, target, observed: false };
-    const list = this.pending.get(target);
+    const write: PendingWrite = { request: writer.request, user: writer.user, key, prevRevision, revision: undefined, observed: false };
+    const list = this.pending.get(key);
     if (list) list.push(write);
-    else this.pending.set(target, [write]);
+    else this.pending.set(key, [write]);
     return write;
   }
 
@@ -42,8 +43,8 @@ export class WriteAttribution {
 
   /** The watch cache saw `revision` replace `prevRevision` at `key`: who wrote it, if announced. */
   observed(key: string, prevRevision: number, revision: number): Writer | undefined {
-    const list = this.pending.get(`${key}@${prevRevision}`);
-    const write = list?.find((w) => !w.observed && (w.revision === undefined || w.revision === revision));
+    const list = this.pending.get(key);
+    const write = list?.find((w) => w.prevRevision === prevRevision && !w.observed && (w.revision === undefined || w.revision === revision));
     if (!write) return undefined;
     write.observed = true;
     if (write.revision !== undefined) this.remove(write);
@@ -56,10 +57,13 @@ export class WriteAttribution {
   }
 
   private remove(write: PendingWrite): void {
-    const list = this.pending.get(write.target);
+    const list = this.pending.get(write.key);
     if (!list) return;
+    if (list.length === 1) {
+      if (list[0] === write) this.pending.delete(write.key);
+      return;
+    }
     const i = list.indexOf(write);
     if (i >= 0) list.splice(i, 1);
-    if (list.length === 0) this.pending.delete(write.target);
   }
 }

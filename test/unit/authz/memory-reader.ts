@@ -3,7 +3,7 @@
  * shared like the watch cache's, so a list that did not change has the same elements.
  */
 import type { KubeObject } from '../../../src/engine/api/types';
-import type { GroupResource, ObjectReader } from '../../../src/engine/apiserver/storage/reader';
+import type { CachedEvent, GroupResource, ObjectReader } from '../../../src/engine/apiserver/storage/reader';
 import type { UserInfo } from '../../../src/engine/apiserver/authn/user';
 import type { Attributes } from '../../../src/engine/apiserver/authz/types';
 
@@ -23,6 +23,7 @@ const objKey = (namespace: string, name: string): string => `${namespace}/${name
 
 export class MemoryReader implements ObjectReader {
   private readonly byResource = new Map<string, Map<string, KubeObject>>();
+  private readonly followers = new Map<string, ((event: CachedEvent) => void)[]>();
   cachedCalls = 0;
 
   constructor(objects: readonly KubeObject[] = []) {
@@ -34,13 +35,33 @@ export class MemoryReader implements ObjectReader {
     if (!r) throw new Error(`test reader: unknown kind ${obj.kind}`);
     let m = this.byResource.get(grKey(r));
     if (!m) this.byResource.set(grKey(r), (m = new Map()));
-    m.set(objKey(obj.metadata.namespace ?? '', obj.metadata.name ?? ''), Object.freeze(structuredClone(obj)));
+    const key = objKey(obj.metadata.namespace ?? '', obj.metadata.name ?? '');
+    const existed = m.has(key);
+    const frozen = Object.freeze(structuredClone(obj));
+    m.set(key, frozen);
+    this.notify(r, { type: existed ? 'MODIFIED' : 'ADDED', object: frozen });
     return this;
   }
 
   remove(kind: string, namespace: string, name: string): this {
-    this.byResource.get(grKey(RESOURCES[kind]!))?.delete(objKey(namespace, name));
+    const r = RESOURCES[kind]!;
+    const m = this.byResource.get(grKey(r));
+    const old = m?.get(objKey(namespace, name));
+    m?.delete(objKey(namespace, name));
+    if (old) this.notify(r, { type: 'DELETED', object: old });
     return this;
+  }
+
+  follow(r: GroupResource, listener: (event: CachedEvent) => void): () => void {
+    for (const object of this.byResource.get(grKey(r))?.values() ?? []) listener({ type: 'ADDED', object });
+    const list = this.followers.get(grKey(r)) ?? [];
+    list.push(listener);
+    this.followers.set(grKey(r), list);
+    return () => list.splice(list.indexOf(listener), 1);
+  }
+
+  private notify(r: GroupResource, event: CachedEvent): void {
+    for (const l of this.followers.get(grKey(r)) ?? []) l(event);
   }
 
   cached(r: GroupResource, namespace = ''): KubeObject[] {

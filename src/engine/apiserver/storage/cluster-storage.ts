@@ -4,7 +4,7 @@
 import type { KubeObject } from '../../api/types';
 import type { Store } from '../../store/types';
 import type { ResourceInfo } from '../resources';
-import type { GroupResource, ObjectReader } from './reader';
+import type { CachedEvent, GroupResource, ObjectReader } from './reader';
 import { ResourceStorage } from './resource-storage';
 
 export class ClusterStorage implements ObjectReader {
@@ -60,5 +60,22 @@ export class ClusterStorage implements ObjectReader {
   cached(r: GroupResource, namespace = ''): readonly KubeObject[] {
     const s = this.must(r);
     return s.cache.list(s.prefix(namespace));
+  }
+
+  follow(r: GroupResource, listener: (event: CachedEvent) => void): () => void {
+    const s = this.must(r);
+    const watcher = s.cache.watch({
+      keyPrefix: s.keyPrefix,
+      fromRevision: s.cache.resourceVersion,
+      initialState: true,
+      matches: () => true,
+      listener: (e) => {
+        if (e.type !== 'BOOKMARK') listener({ type: e.type, object: e.object });
+      },
+      bookmarks: false,
+      initialEventsEnd: false,
+      bookmarkType: { kind: s.type.kind, apiVersion: '' },
+    });
+    return 'stop' in watcher ? () => watcher.stop() : () => undefined;
   }
 }

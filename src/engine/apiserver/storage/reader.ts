@@ -10,6 +10,12 @@ export interface GroupResource {
   readonly resource: string;
 }
 
+/** A change of the watch cache, as a follower hears it. */
+export interface CachedEvent {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly object: KubeObject;
+}
+
 export interface ObjectReader {
   /** A consistent read of one object (from the store). */
   get(resource: GroupResource, namespace: string, name: string): Promise<KubeObject | undefined>;
@@ -17,4 +23,9 @@ export interface ObjectReader {
   list(resource: GroupResource, namespace?: string): Promise<KubeObject[]>;
   /** The watch cache's view: synchronous and shared, possibly a moment behind the store. */
   cached(resource: GroupResource, namespace?: string): readonly KubeObject[];
+  /**
+   * Follows the watch cache of a resource: its objects now as ADDED, then every change as the
+   * cache applies it (for indexes kept up to date incrementally). Returns the stop function.
+   */
+  follow(resource: GroupResource, listener: (event: CachedEvent) => void): () => void;
 }
