@@ -71,27 +71,27 @@ try {
   await shot('02-problems');
 
   // Apply from the command palette: kubectl's words in a notification, the pods in the sidebar.
-  await page.keyboard.press('Control+P');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('web.yaml');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'web.yaml' }).first().waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab.active', { hasText: 'web.yaml' }).waitFor();
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('>KubeSim: Apply Current Manifest');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'KubeSim: Apply Current Manifest' }).first().waitFor();
-  await page.keyboard.press('Enter');
-  const toast = page.locator('.notifications-toasts .notification-list-item-message', { hasText: 'deployment.apps/web' }).first();
-  await toast.waitFor();
-  check('Apply Current Manifest reports as kubectl does', /deployment\.apps\/web (created|configured|unchanged), service\/web (created|configured|unchanged)/.test(await toast.innerText()), await toast.innerText());
+  // Each quick input is awaited closed before the next opens, so no keystroke lands in an editor.
+  const quickInput = page.locator('.quick-input-widget');
   const palette = async (command) => {
+    await quickInput.waitFor({ state: 'hidden' });
     await page.keyboard.press('F1');
     await input.waitFor({ state: 'visible' });
     await input.fill(`>${command}`);
     await page.locator('.quick-input-list .monaco-list-row', { hasText: command }).first().waitFor();
     await page.keyboard.press('Enter');
   };
+  await quickInput.waitFor({ state: 'hidden' });
+  await page.keyboard.press('Control+P');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('web.yaml');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'web.yaml' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: 'web.yaml' }).waitFor();
+  await palette('KubeSim: Apply Current Manifest');
+  const toast = page.locator('.notifications-toasts .notification-list-item-message', { hasText: 'deployment.apps/web' }).first();
+  await toast.waitFor();
+  check('Apply Current Manifest reports as kubectl does', /deployment\.apps\/web (created|configured|unchanged), service\/web (created|configured|unchanged)/.test(await toast.innerText()), await toast.innerText());
   await page.keyboard.press('Control+J');
   await page.locator('.part.panel').waitFor({ state: 'hidden' });
   await page.locator('.activitybar .action-item a[aria-label^="KubeSim"]').first().click();
@@ -112,6 +112,7 @@ try {
   const status = page.locator('.statusbar-item', { hasText: /rev \d+/ }).first();
   check('the status bar counts the running pods', /3 running, 0 pending/.test(await status.innerText()), (await status.innerText()).trim());
   await shot('03-cluster-tree');
+  check('web.yaml is not modified', (await page.locator('.tabs-container .tab.dirty', { hasText: 'web.yaml' }).count()) === 0);
 } catch (err) {
   check('unexpected error', false, String(err?.message ?? err).split('\n')[0]);
   await shot('99-error').catch(() => undefined);
