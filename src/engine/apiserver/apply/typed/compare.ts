@@ -6,7 +6,7 @@
 import type { JsonObject, JsonValue } from '../../../api/types';
 import { isObject } from '../../../api/types';
 import { jsonEqual } from '../../patch/govalue';
-import type { Path, PathElement } from '../fieldpath/element';
+import type { PathElement } from '../fieldpath/element';
 import { compareElements, field } from '../fieldpath/element';
 import { FieldSet } from '../fieldpath/set';
 import type { ListAtom, MapAtom, TypeRef } from '../schema';
@@ -20,87 +20,138 @@ export interface Comparison {
   added: FieldSet;
 }
 
-interface Acc {
-  removed: Path[];
-  modified: Path[];
-  added: Path[];
+const REMOVED = 0;
+const MODIFIED = 1;
+const ADDED = 2;
+type Change = typeof REMOVED | typeof MODIFIED | typeof ADDED;
+
+/**
+ * A level of a set being collected, in the walk's order: sorted once when the walk is done,
+ * rather than searching from the root for every path.
+ */
+class Level {
+  readonly members: PathElement[] = [];
+  readonly children: Array<{ pe: PathElement; level: Level }> = [];
+
+  /** The level as a set; a value visited twice (it changed type) may have recorded the same element twice. */
+  toSet(): FieldSet {
+    const members = this.members.sort(compareElements).filter((m, i, all) => i === 0 || compareElements(all[i - 1]!, m) !== 0);
+    const children: Array<{ pe: PathElement; set: FieldSet }> = [];
+    for (const c of this.children.sort((a, b) => compareElements(a.pe, b.pe))) {
+      const last = children[children.length - 1];
+      if (last && compareElements(last.pe, c.pe) === 0) last.set = last.set.union(c.level.toSet());
+      else children.push({ pe: c.pe, set: c.level.toSet() });
+    }
+    return FieldSet.fromSorted(members, children);
+  }
+}
+
+/** Where the walk is: a value's path as a chain, with the levels of the sets collected under it. */
+class Position {
+  private readonly levels: Array<Level | undefined> = [undefined, undefined, undefined];
+
+  constructor(
+    private readonly parent: Position | undefined,
+    private readonly pe: PathElement | undefined,
+  ) {}
+
+  child(pe: PathElement): Position {
+    return new Position(this, pe);
+  }
+
+  /** The path of this position is a member of the change's set (the root path is never one). */
+  record(change: Change): void {
+    if (this.parent) this.parent.level(change).members.push(this.pe!);
+  }
+
+  level(change: Change): Level {
+    let level = this.levels[change];
+    if (!level) {
+      level = new Level();
+      this.levels[change] = level;
+      if (this.parent) this.parent.level(change).children.push({ pe: this.pe!, level });
+    }
+    return level;
+  }
+
+  set(change: Change): FieldSet {
+    return this.levels[change]?.toSet() ?? FieldSet.EMPTY;
+  }
 }
 
 export function compare(lhs: JsonValue, rhs: JsonValue, ref: TypeRef): Comparison {
-  const acc: Acc = { removed: [], modified: [], added: [] };
-  walk(lhs, rhs, ref, [], acc);
-  return { removed: FieldSet.from(acc.removed), modified: FieldSet.from(acc.modified), added: FieldSet.from(acc.added) };
+  const root = new Position(undefined, undefined);
+  walk(lhs, rhs, ref, root);
+  return { removed: root.set(REMOVED), modified: root.set(MODIFIED), added: root.set(ADDED) };
 }
 
 /** One walker step: lhs or rhs may be absent (undefined), not both. */
-function walk(lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef, path: Path, acc: Acc): void {
+function walk(lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef, at: Position): void {
   const state = { inLeaf: false };
   const l = deduce(ref, lhs);
   const r = deduce(ref, rhs);
-  if (rhs === undefined) handle(l, lhs, rhs, path, acc, state);
-  else if (lhs === undefined || sameAtom(l, r)) handle(r, lhs, rhs, path, acc, state);
+  if (rhs === undefined) handle(l, lhs, rhs, at, state);
+  else if (lhs === undefined || sameAtom(l, r)) handle(r, lhs, rhs, at, state);
   else {
     // A value that changed type is visited as both types, each on its own leaf flag.
-    handle(l, lhs, rhs, path, acc, { inLeaf: false });
-    handle(r, lhs, rhs, path, acc, state);
+    handle(l, lhs, rhs, at, { inLeaf: false });
+    handle(r, lhs, rhs, at, state);
   }
   if (!state.inLeaf) {
-    if (lhs === undefined) acc.added.push(path);
-    else if (rhs === undefined) acc.removed.push(path);
+    if (lhs === undefined) at.record(ADDED);
+    else if (rhs === undefined) at.record(REMOVED);
   }
 }
 
-function leaf(lhs: JsonValue | undefined, rhs: JsonValue | undefined, path: Path, acc: Acc, state: { inLeaf: boolean }): void {
+function leaf(lhs: JsonValue | undefined, rhs: JsonValue | undefined, at: Position, state: { inLeaf: boolean }): void {
   if (state.inLeaf) return;
   state.inLeaf = true;
-  if (lhs === undefined) acc.added.push(path);
-  else if (rhs === undefined) acc.removed.push(path);
-  else if (!jsonEqual(lhs, rhs)) acc.modified.push(path);
+  if (lhs === undefined) at.record(ADDED);
+  else if (rhs === undefined) at.record(REMOVED);
+  else if (!jsonEqual(lhs, rhs)) at.record(MODIFIED);
 }
 
-function handle(t: Typed, lhs: JsonValue | undefined, rhs: JsonValue | undefined, path: Path, acc: Acc, state: { inLeaf: boolean }): void {
+function handle(t: Typed, lhs: JsonValue | undefined, rhs: JsonValue | undefined, at: Position, state: { inLeaf: boolean }): void {
   const h = handler(t);
   switch (h.kind) {
     case 'scalar':
-      leaf(lhs, rhs, path, acc, state);
+      leaf(lhs, rhs, at, state);
       return;
     case 'map':
-      compareMaps(h.map, lhs, rhs, path, acc, state);
+      compareMaps(h.map, lhs, rhs, at, state);
       return;
     case 'list':
-      compareLists(h.list, lhs, rhs, path, acc, state);
+      compareLists(h.list, lhs, rhs, at, state);
       return;
     case 'none':
       return;
   }
 }
 
-function compareMaps(t: MapAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, path: Path, acc: Acc, state: { inLeaf: boolean }): void {
+function compareMaps(t: MapAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, at: Position, state: { inLeaf: boolean }): void {
   const l = isObject(lhs) ? lhs : undefined;
   const r = isObject(rhs) ? rhs : undefined;
   const emptyPromoteToLeaf = isEmptyMap(l) && isEmptyMap(r);
   if (t.relationship === 'atomic' || emptyPromoteToLeaf) {
-    leaf(lhs, rhs, path, acc, state);
+    leaf(lhs, rhs, at, state);
     return;
   }
-  const keys = new Set([...keysOf(l), ...keysOf(r)]);
-  for (const key of keys) walk(l?.[key], r?.[key], fieldType(t, key), [...path, field(key)], acc);
-}
-
-function keysOf(m: JsonObject | undefined): string[] {
-  return m ? Object.keys(m).filter((k) => m[k] !== undefined) : [];
+  if (l) for (const key in l) if (l[key] !== undefined) walk(l[key], r?.[key], fieldType(t, key), at.child(field(key)));
+  if (r) for (const key in r) if (r[key] !== undefined && l?.[key] === undefined) walk(undefined, r[key], fieldType(t, key), at.child(field(key)));
 }
 
 function isEmptyMap(m: JsonObject | undefined): boolean {
-  return m === undefined || keysOf(m).length === 0;
+  if (m === undefined) return true;
+  for (const k in m) if (m[k] !== undefined) return false;
+  return true;
 }
 
-function compareLists(t: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, path: Path, acc: Acc, state: { inLeaf: boolean }): void {
+function compareLists(t: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, at: Position, state: { inLeaf: boolean }): void {
   const l = Array.isArray(lhs) ? lhs : undefined;
   const r = Array.isArray(rhs) ? rhs : undefined;
   const emptyPromoteToLeaf = (!l || l.length === 0) && (!r || r.length === 0);
   if (t.relationship === 'atomic' || emptyPromoteToLeaf) {
-    leaf(lhs, rhs, path, acc, state);
+    leaf(lhs, rhs, at, state);
     return;
   }
   const groups: Array<{ pe: PathElement; l: JsonValue[]; r: JsonValue[] }> = [];
@@ -121,16 +172,16 @@ function compareLists(t: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue | 
     if (k.ok) groupOf(k.pe).r.push(item);
   }
   for (const g of groups) {
-    const itemPath = [...path, g.pe];
-    if (g.l.length <= 1 && g.r.length <= 1) walk(g.l[0], g.r[0], t.element, itemPath, acc);
+    const item = at.child(g.pe);
+    if (g.l.length <= 1 && g.r.length <= 1) walk(g.l[0], g.r[0], t.element, item);
     else if (g.l.length >= 2 && g.r.length >= 2) {
-      if (g.l.length !== g.r.length || !g.l.every((v, i) => jsonEqual(v, g.r[i]))) acc.modified.push(itemPath);
+      if (g.l.length !== g.r.length || !g.l.every((v, i) => jsonEqual(v, g.r[i]))) item.record(MODIFIED);
     } else if (g.l.length >= 2) {
-      if (g.r.length !== 0) walk(undefined, g.r[0], t.element, itemPath, acc);
-      acc.removed.push(itemPath);
+      if (g.r.length !== 0) walk(undefined, g.r[0], t.element, item);
+      item.record(REMOVED);
     } else {
-      if (g.l.length !== 0) walk(g.l[0], undefined, t.element, itemPath, acc);
-      acc.added.push(itemPath);
+      if (g.l.length !== 0) walk(g.l[0], undefined, t.element, item);
+      item.record(ADDED);
     }
   }
 }
