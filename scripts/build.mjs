@@ -24,8 +24,8 @@ const node = {
 
 const builds = [
   { ...node, entryPoints: { extension: 'src/extension/main.ts' }, outdir: 'dist' },
-  // Loaded by the extension on first use (src/extension/host-loader.ts), not at activation.
-  { ...node, entryPoints: { 'cluster-host': 'src/extension/cluster-host.ts', panel: 'src/extension/panel/index.ts' }, outdir: 'dist' },
+  // Loaded by the extension after activation or on first use (src/extension/host-loader.ts).
+  { ...node, entryPoints: { 'cluster-host': 'src/extension/cluster-host.ts', panel: 'src/extension/panel/index.ts', 'language-client': 'src/extension/language-client.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { server: 'src/server/main.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: { bench: 'bench/main.ts' }, outdir: 'dist' },

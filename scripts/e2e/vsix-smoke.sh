@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # vsix-smoke.sh [VSIX] [OUT_DIR]: installs the packaged extension (default dist/kubesim.vsix) into
-# a fresh code-server and checks in the real workbench that it activates on a YAML file and its
-# language server puts a diagnostic in the Problems panel (test/e2e/ui.mjs --installed).
+# a fresh code-server and checks in the real workbench that it activates on a YAML file, its
+# language server puts a diagnostic in the Problems panel, and "KubeSim: Apply Current Manifest"
+# runs examples/web.yaml on the engine the .vsix carries, its pods Running in the sidebar
+# (test/e2e/ui.mjs --installed).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"

@@ -1,9 +1,11 @@
 /**
- * The bundles loaded on first use, not at activation: the engine with the cluster host
+ * The bundles not loaded during activation: the engine with the cluster host
  * (dist/cluster-host.js, src/extension/cluster-host.ts) and the control-plane panel
- * (dist/panel.js, src/extension/panel/index.ts). Activation stays small and fast.
+ * (dist/panel.js, src/extension/panel/index.ts) on first use, the language client
+ * (dist/language-client.js) right after activation. Activation stays small and fast.
  */
 import type * as HostModule from './cluster-host';
+import type * as ClientModule from './language-client';
 import type * as PanelModule from './panel/index';
 
 declare const __non_webpack_require__: NodeJS.Require | undefined;
@@ -17,4 +19,8 @@ export function loadClusterHost(extensionPath: string): typeof HostModule {
 
 export function loadPanel(extensionPath: string): typeof PanelModule {
   return load(`${extensionPath}/dist/panel.js`) as typeof PanelModule;
+}
+
+export function loadLanguageClient(extensionPath: string): typeof ClientModule {
+  return load(`${extensionPath}/dist/language-client.js`) as typeof ClientModule;
 }

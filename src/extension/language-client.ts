@@ -1,5 +1,6 @@
 /**
- * The kubesim language server (dist/server.js) for YAML files, and the two things the extension
+ * The kubesim language server (dist/server.js) for YAML files (this module is its own bundle,
+ * dist/language-client.js, loaded by language-server-link.ts), and the two things the extension
  * tells it beyond LSP: the live cluster's objects for its mirror (kubesim/mirrorSync) and whose
  * identity to validate with (kubesim/setUser). Whenever the server (re)starts, `onReady` runs
  * so the extension can give it the full picture again.

@@ -1,8 +1,8 @@
 /**
  * The extension host side of kubesim: activation registers the commands, the Cluster view, the
- * status bar, live documents and the language client, and returns. The engine is not loaded
- * here: the session loads its bundle on first use (or right after activation when the workspace
- * holds a saved cluster, so a reload carries on where it was).
+ * status bar and live documents, and returns. The language client is loaded and started right
+ * after; the engine is loaded by the session on first use (or right after activation when the
+ * workspace holds a saved cluster, so a reload carries on where it was).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -15,7 +15,7 @@ import { registerWorkloadCommands } from './commands/workloads';
 import type { Services } from './commands/services';
 import { loadClusterHost } from './host-loader';
 import { describeIdentity } from './identity';
-import { KubeSimLanguageClient } from './language-client';
+import { LanguageServerLink } from './language-server-link';
 import { LiveDocuments } from './live-document';
 import { Output } from './output';
 import { SNAPSHOT_FILE, SnapshotFile } from './persistence';
@@ -32,12 +32,12 @@ export interface KubeSimApi {
   readonly tree: ClusterTreeProvider;
   readonly output: Output;
   readonly statusBar: StatusBar;
-  readonly languageClient: KubeSimLanguageClient;
+  readonly languageServer: LanguageServerLink;
   settings(): KubeSimSettings;
 }
 
 let session: ClusterSession | undefined;
-let languageClient: KubeSimLanguageClient | undefined;
+let languageServer: LanguageServerLink | undefined;
 
 function readSettings(output: Output): KubeSimSettings {
   const config = vscode.workspace.getConfiguration('kubesim');
@@ -50,11 +50,11 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
   const started = performance.now();
   const output = new Output();
   let settings = readSettings(output);
-  const client = new KubeSimLanguageClient(context, () => {
+  const client = new LanguageServerLink(context, () => {
     client.setUser(settings.user);
     session?.current?.resyncMirror();
   });
-  languageClient = client;
+  languageServer = client;
   const report = (message: string): void => {
     output.append([`# ${message}`]);
     output.notify('error', message);
@@ -92,11 +92,11 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
       void s.hasSaved().then((saved) => (saved ? s.get().then(() => undefined) : undefined)).catch((err: unknown) => report(`KubeSim: ${err instanceof Error ? err.message : String(err)}`));
     }, 0);
   }
-  return { activationMs: performance.now() - started, session: s, tree, output, statusBar, languageClient: client, settings: () => settings };
+  return { activationMs: performance.now() - started, session: s, tree, output, statusBar, languageServer: client, settings: () => settings };
 }
 
 /** A settings change reaches the running cluster at once where it can, else the user is told a reset is needed. */
-async function settingsChanged(s: Services, client: KubeSimLanguageClient, before: KubeSimSettings, after: KubeSimSettings): Promise<void> {
+async function settingsChanged(s: Services, client: LanguageServerLink, before: KubeSimSettings, after: KubeSimSettings): Promise<void> {
   const change = settingsChange(before, after);
   const host = s.session.current;
   if (change.user) {
@@ -122,5 +122,5 @@ async function settingsChanged(s: Services, client: KubeSimLanguageClient, befor
 
 export async function deactivate(): Promise<void> {
   await session?.dispose();
-  await languageClient?.stop();
+  await languageServer?.stop();
 }

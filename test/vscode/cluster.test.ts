@@ -61,12 +61,22 @@ suite('kubesim cluster in the editor', () => {
     await api().session.reset();
   });
 
-  test('activation takes under 150 ms and does not load the engine', () => {
+  test('activation (loading the bundle and activate()) takes under 150 ms and does not load the engine', () => {
     const a = api();
-    const bundle = statSync(repoPath('dist', 'extension.js')).size;
+    const file = repoPath('dist', 'extension.js');
+    const bundle = statSync(file).size;
     const engine = statSync(repoPath('dist', 'cluster-host.js')).size;
-    console.log(`      activate(): ${a.activationMs.toFixed(1)} ms; dist/extension.js ${(bundle / 1024).toFixed(0)} KiB at activation, dist/cluster-host.js ${(engine / 1024).toFixed(0)} KiB on first use`);
-    assert.ok(a.activationMs < 150, `activate() took ${a.activationMs} ms`);
+    const client = statSync(repoPath('dist', 'language-client.js')).size;
+    // What loading the code costs: a second, fresh copy of the bundle (its top level only defines).
+    const cached = require.cache[file];
+    delete require.cache[file];
+    const t0 = performance.now();
+    require(file);
+    const loadMs = performance.now() - t0;
+    delete require.cache[file];
+    if (cached) require.cache[file] = cached;
+    console.log(`      load ${loadMs.toFixed(1)} ms + activate() ${a.activationMs.toFixed(1)} ms; dist/extension.js ${(bundle / 1024).toFixed(0)} KiB at activation, dist/language-client.js ${(client / 1024).toFixed(0)} KiB right after, dist/cluster-host.js ${(engine / 1024).toFixed(0)} KiB on first use`);
+    assert.ok(loadMs + a.activationMs < 150, `loading took ${loadMs} ms and activate() ${a.activationMs} ms`);
     if (!a.session.current) assert.equal(engineLoaded(), false, 'the engine bundle is not loaded before first use');
   });
 
@@ -95,8 +105,7 @@ suite('kubesim cluster in the editor', () => {
     const onNodes = nodes.flatMap((n) => rows(a, n.element).map((p) => p.label)).sort();
     assert.deepEqual(onNodes, pods.map((p) => p.label).sort(), 'each pod also shows under its node');
 
-    const deployments = rows(a, group(a, 'Deployments').element);
-    assert.deepEqual(deployments.map((d) => [d.label, d.description]), [['web', '3/3 ready · 3 up-to-date · 3 available']]);
+    await eventually(() => assert.deepEqual(rows(a, group(a, 'Deployments').element).map((d) => [d.label, d.description]), [['web', '3/3 ready · 3 up-to-date · 3 available']]), 30_000, 'the Deployment status');
     const services = rows(a, group(a, 'Services').element);
     const web = services.find((s) => s.label === 'web');
     assert.ok(web);
