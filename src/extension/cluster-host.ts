@@ -17,7 +17,8 @@ import { SharedInformerFactory } from '../engine/client/informer';
 import { SERVICEACCOUNTS } from '../engine/client/resources';
 import { cordon, drain, uncordon } from '../engine/components/kubectl/node';
 import { rolloutRestart, rolloutUndo, scale, type DeploymentRef, type ScalableRef, type WorkloadRef } from '../engine/components/kubectl/workload';
-import { applyManifestText, type ApplyResult } from '../engine/manifests/apply';
+import { applyDocument, type ApplyResult } from '../engine/manifests/apply';
+import { parseManifest } from '../engine/apiserver/decode';
 import { Pacer, type WallClock } from '../engine/pacer';
 import type { Taint } from '../engine/kubelet/api';
 import type { TraceBuffer } from '../engine/trace/buffer';
@@ -25,7 +26,7 @@ import type { MirrorSyncParams } from '../protocol/language-server';
 import { InformerClusterView } from './cluster-view';
 import type { Identity } from './identity';
 import { liveErrorYaml, liveObjectYaml } from './live-yaml';
-import { deleteManifestText, manifestObjects, type ObjectRef } from './manifest-objects';
+import { deleteManifestObject, manifestObjects, type ObjectRef } from './manifest-objects';
 import { MirrorFeed } from './mirror-feed';
 import type { FieldValidation, KubeSimSettings } from './settings';
 import { CLUSTER_SNAPSHOT_FORMAT, type ClusterSnapshot } from './snapshot';
@@ -89,6 +90,23 @@ function errorText(err: unknown): string {
 function nodeReady(node: KubeObject): boolean {
   const conditions = (node.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? [];
   return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+/**
+ * Runs `step` over the items, giving the host's event loop a turn whenever a slice has run
+ * SLICE_MS (a manifest of a thousand documents must not freeze the editor).
+ */
+export async function sliced<T, R>(items: readonly T[], step: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  let start = performance.now();
+  for (const item of items) {
+    out.push(await step(item));
+    if (performance.now() - start >= SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      start = performance.now();
+    }
+  }
+  return out;
 }
 
 /** A node or workload operation's outcome: kubectl's lines, or its error. */
@@ -173,12 +191,17 @@ export class ClusterHost {
     return this.cluster.client(userInfo(this.user), EDITOR_AGENT);
   }
 
+  /** kubectl apply of a manifest's documents (server-side apply, field manager kubesim), as the current user. */
   apply(file: string, text: string, dryRun = false): Promise<ApplyResult[]> {
-    return applyManifestText(this.userClient(), file, text, { dryRun, fieldValidation: this.fieldValidation });
+    const client = this.userClient();
+    const options = { dryRun, fieldValidation: this.fieldValidation };
+    return sliced(parseManifest(text, file), (doc) => applyDocument(client, doc, options));
   }
 
+  /** kubectl delete -f: each document's object, as the current user. */
   deleteManifest(file: string, text: string): Promise<ApplyResult[]> {
-    return deleteManifestText(this.userClient(), file, text);
+    const client = this.userClient();
+    return sliced(manifestObjects(client, file, text), (r) => deleteManifestObject(client, file, r));
   }
 
   /** The objects a manifest names (for Open Live Object from an editor). */

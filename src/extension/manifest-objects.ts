@@ -1,5 +1,5 @@
 /**
- * The objects a manifest names, and `kubectl delete -f` over them: one DELETE per document
+ * The objects a manifest names, and `kubectl delete -f` of each: one DELETE per document
  * (background propagation, kubectl's default cascade), reported as kubectl reports it
  * (`deployment.apps "web" deleted from default namespace`; errors with the file as their source).
  */
@@ -22,7 +22,7 @@ export interface ObjectRef {
   name: string;
 }
 
-type Resolved = { ref: ObjectRef; doc: number } | { error: string; doc: number };
+export type Resolved = { ref: ObjectRef; doc: number } | { error: string; doc: number };
 
 /** The objects of a manifest's documents, or kubectl's error for each document that names none. */
 export function manifestObjects(client: Client, file: string, text: string, defaultNamespace = 'default'): Resolved[] {
@@ -50,23 +50,16 @@ export function kindString(ref: Pick<ObjectRef, 'group' | 'kind'>): string {
   return ref.group ? `${ref.kind.toLowerCase()}.${ref.group}` : ref.kind.toLowerCase();
 }
 
-export async function deleteManifestText(client: Client, file: string, text: string): Promise<ApplyResult[]> {
-  const results: ApplyResult[] = [];
-  for (const r of manifestObjects(client, file, text)) {
-    if ('error' in r) {
-      results.push({ file, index: r.doc, ref: '', action: 'failed', message: r.error, warnings: [] });
-      continue;
-    }
-    const { ref } = r;
+/** One document of `kubectl delete -f`. */
+export async function deleteManifestObject(client: Client, file: string, r: Resolved): Promise<ApplyResult> {
+  if ('error' in r) return { file, index: r.doc, ref: '', action: 'failed', message: r.error, warnings: [] };
+  const { ref } = r;
     const name = `${kindString(ref)}/${ref.name}`;
-    const res = await client.request({ verb: 'delete', group: ref.group, version: ref.version, resource: ref.resource, namespace: ref.namespace, name: ref.name, options: { propagationPolicy: 'Background' } });
-    if (res.code >= 400) {
-      const status = res.body as unknown as Status;
-      results.push({ file, index: r.doc, ref: name, action: 'failed', message: formatKubectlError(withSource(status, 'deleting', file)).trimEnd(), warnings: res.warnings, status, trace: res.trace });
-      continue;
-    }
-    const where = ref.namespace ? ` from ${ref.namespace} namespace` : '';
-    results.push({ file, index: r.doc, ref: name, action: 'deleted', message: `${kindString(ref)} "${ref.name}" deleted${where}`, warnings: res.warnings, trace: res.trace });
+  const res = await client.request({ verb: 'delete', group: ref.group, version: ref.version, resource: ref.resource, namespace: ref.namespace, name: ref.name, options: { propagationPolicy: 'Background' } });
+  if (res.code >= 400) {
+    const status = res.body as unknown as Status;
+    return { file, index: r.doc, ref: name, action: 'failed', message: formatKubectlError(withSource(status, 'deleting', file)).trimEnd(), warnings: res.warnings, status, trace: res.trace };
   }
-  return results;
+  const where = ref.namespace ? ` from ${ref.namespace} namespace` : '';
+  return { file, index: r.doc, ref: name, action: 'deleted', message: `${kindString(ref)} "${ref.name}" deleted${where}`, warnings: res.warnings, trace: res.trace };
 }

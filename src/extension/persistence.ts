@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { parseClusterSnapshot, serializeClusterSnapshot, type ClusterSnapshot } from './snapshot';
+import { parseClusterSnapshot, snapshotJsonChunks, type ClusterSnapshot } from './snapshot';
 
 export const SNAPSHOT_FILE = 'cluster.json';
 
@@ -50,11 +50,15 @@ export class SnapshotFile {
   async save(snapshot: ClusterSnapshot): Promise<void> {
     const owner = await fs.readFile(this.ownerFile, 'utf8').catch(() => undefined);
     if (owner !== this.id) throw new SupersededError();
-    const text = serializeClusterSnapshot(snapshot);
     await fs.mkdir(path.dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.${++this.seq}.tmp`;
     try {
-      await fs.writeFile(tmp, text, 'utf8');
+      const out = await fs.open(tmp, 'w');
+      try {
+        for (const piece of snapshotJsonChunks(snapshot)) await out.write(piece);
+      } finally {
+        await out.close();
+      }
       await fs.rename(tmp, this.file);
     } catch (err) {
       await fs.rm(tmp, { force: true });

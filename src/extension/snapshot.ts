@@ -50,5 +50,32 @@ export function parseClusterSnapshot(text: string): ClusterSnapshot {
 }
 
 export function serializeClusterSnapshot(snapshot: ClusterSnapshot): string {
-  return JSON.stringify(snapshot);
+  return [...snapshotJsonChunks(snapshot)].join('');
+}
+
+/**
+ * The snapshot's JSON a piece at a time (each piece about `perPiece` records), so that writing
+ * a big cluster never holds the extension host for long: the pieces are made as they are written.
+ */
+export function* snapshotJsonChunks(snapshot: ClusterSnapshot, perPiece = 2000): Generator<string> {
+  const { store, ...cluster } = snapshot;
+  const { base, log, ...header } = store;
+  const head = JSON.stringify({ ...cluster, store: header });
+  // The head ends with "}}"; the records go into the store object before those braces.
+  yield `${head.slice(0, -2)},"base":[`;
+  for (let i = 0; i < base.length; i += perPiece) yield (i > 0 ? ',' : '') + base.slice(i, i + perPiece).map((r) => JSON.stringify(r)).join(',');
+  yield '],"log":[';
+  let count = 0;
+  let piece: string[] = [];
+  for (let i = 0; i < log.length; i++) {
+    piece.push(JSON.stringify(log[i]));
+    count += log[i]!.length;
+    if (count >= perPiece) {
+      yield (i + 1 > piece.length ? ',' : '') + piece.join(',');
+      piece = [];
+      count = 0;
+    }
+  }
+  if (piece.length > 0) yield (log.length > piece.length ? ',' : '') + piece.join(',');
+  yield ']}}';
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STORE_SNAPSHOT_FORMAT } from '../../../src/engine/store';
 import { AutoSaver, SnapshotFile, SupersededError } from '../../../src/extension/persistence';
-import { CLUSTER_SNAPSHOT_FORMAT, parseClusterSnapshot, serializeClusterSnapshot, type ClusterSnapshot } from '../../../src/extension/snapshot';
+import { CLUSTER_SNAPSHOT_FORMAT, parseClusterSnapshot, serializeClusterSnapshot, snapshotJsonChunks, type ClusterSnapshot } from '../../../src/extension/snapshot';
 
 const snapshot = (time: number): ClusterSnapshot => ({
   format: CLUSTER_SNAPSHOT_FORMAT,
@@ -72,5 +72,16 @@ describe('saved clusters', () => {
     saver.changed();
     await saver.flush();
     assert.equal(writes.length, before + 1, 'a disposed saver writes no more');
+  });
+});
+
+describe('snapshot JSON in pieces', () => {
+  it('joins to the same JSON as one stringify, however the records fall into pieces', () => {
+    const s = snapshot(5);
+    const kv = (key: string, rev: number): [string, string, number, number, number, number] => [key, '{"v":1}', rev, rev, 1, 0];
+    s.store = { ...s.store, revision: 9, logStart: 4, base: [kv('/a', 2), kv('/b', 3)], log: [[kv('/c', 4)], [], [kv('/d', 6), kv('/e', 6)], [kv('/f', 7)], [kv('/g', 8)], [kv('/h', 9)]] };
+    for (const per of [1, 2, 3, 100]) assert.deepEqual(JSON.parse([...snapshotJsonChunks(s, per)].join('')), JSON.parse(JSON.stringify(s)), `${per} per piece`);
+    const empty = snapshot(1);
+    assert.deepEqual(JSON.parse(serializeClusterSnapshot(empty)), JSON.parse(JSON.stringify(empty)));
   });
 });
