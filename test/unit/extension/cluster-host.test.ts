@@ -124,4 +124,52 @@ describe('extension cluster host', function () {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a reload in the middle of a rolling update loses nothing: the rollout carries on to the end', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubesim-rollout-'));
+    const file = new SnapshotFile(join(dir, 'cluster.json'));
+    const deps = { load: () => HostModule, settings: () => settings, file, mirror: () => undefined, report: (m: string) => assert.fail(m) };
+    const images = (host: ClusterHost) =>
+      host.view
+        .objects('pods')
+        .filter((p) => !p.metadata.deletionTimestamp)
+        .map((p) => `${(p.spec as { containers: { image: string }[] }).containers[0]!.image} ${(p.status as { phase?: string }).phase}`)
+        .sort();
+    try {
+      const first = new ClusterSession(deps);
+      const host = await first.get();
+      // The test moves virtual time itself, and says the clock runs (so it is restored running).
+      const advance = async (h: ClusterHost, ms: number) => {
+        h.pacer.pause();
+        await h.pacer.idle();
+        await h.cluster.advance(ms);
+        h.pacer.resume();
+      };
+      await host.apply('web.yaml', WEB);
+      await advance(host, 30_000);
+      assert.deepEqual((await host.apply('web.yaml', WEB.replace('nginx:1.27', 'nginx:1.28'))).map((r) => r.message), ['deployment.apps/web configured', 'service/web unchanged']);
+      await advance(host, 2_000);
+      await new Promise((r) => setImmediate(r));
+      const midway = images(host);
+      assert.ok(midway.some((i) => i.startsWith('nginx:1.28')) && midway.some((i) => i === 'nginx:1.27 Running'), `mid-rollout: ${midway.join(', ')}`);
+      await first.dispose();
+
+      const second = new ClusterSession(deps);
+      const again = await second.get();
+      try {
+        assert.equal(again.pacer.current.state, 'running');
+        await advance(again, 120_000);
+        await new Promise((r) => setImmediate(r));
+        assert.deepEqual(images(again), ['nginx:1.28 Running', 'nginx:1.28 Running', 'nginx:1.28 Running']);
+        const [deployment] = again.view.list('deployments');
+        assert.deepEqual([deployment!.row.ready, deployment!.row['up-to-date'], deployment!.row.available], ['3/3', 3, 3]);
+        const replicaSets = again.view.list('replicasets').map((r) => `${String(r.row.desired)}/${String(r.row.ready)}`);
+        assert.deepEqual(replicaSets.sort(), ['0/0', '3/3']);
+      } finally {
+        await second.dispose();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
