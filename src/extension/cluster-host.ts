@@ -246,9 +246,34 @@ export class ClusterHost {
     return operation(() => uncordon(this.userClient(), name));
   }
 
-  /** kubectl drain --ignore-daemonsets --delete-emptydir-data, as the editor's drain does. */
+  /**
+   * kubectl drain --ignore-daemonsets --delete-emptydir-data: cordon, evict, then (as kubectl
+   * waits) "pod/x evicted" for each pod once it is gone and "node/y drained". While the clock is
+   * paused the pods cannot go: the lines stop at the evictions.
+   */
   drain(name: string): Promise<OperationResult> {
-    return operation(() => drain(this.userClient(), name, { ignoreDaemonSets: true, deleteEmptyDirData: true }));
+    return operation(async () => {
+      const lines = await drain(this.userClient(), name, { ignoreDaemonSets: true, deleteEmptyDirData: true });
+      const evicted = lines.filter((l) => l.startsWith('evicting pod ')).map((l) => l.slice('evicting pod '.length));
+      if (!(await this.podsGone(evicted))) return lines;
+      return [...lines, ...evicted.map((key) => `pod/${key.slice(key.indexOf('/') + 1)} evicted`), `node/${name} drained`];
+    });
+  }
+
+  /** Resolves true once none of the pods ("namespace/name") is left, false if the clock stops first. */
+  private podsGone(keys: readonly string[]): Promise<boolean> {
+    const gone = () => keys.every((k) => this.view.get('pods', k) === undefined);
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (!gone() && this.pacer.current.state === 'running' && !this.disposed) return;
+        stopView();
+        stopPacer();
+        resolve(gone());
+      };
+      const stopView = this.view.onChange(check);
+      const stopPacer = this.pacer.onChange(check);
+      check();
+    });
   }
 
   scale(ref: ScalableRef, replicas: number): Promise<OperationResult> {

@@ -115,6 +115,14 @@ suite('kubesim cluster in the editor', () => {
     assert.match(a.statusBar.item.text, /^\$\(server-environment\) rev \d+ · 4 nodes · 3 running, 0 pending · \$\(play\) x25$/);
   });
 
+  test('a settings change reaches the running cluster: one more worker joins', async () => {
+    const a = api();
+    await config().update('nodes.count', 4, vscode.ConfigurationTarget.Global);
+    await eventually(() => assert.deepEqual(rows(a, group(a, 'Nodes').element).map((n) => n.label).slice(-1), ['kubesim-worker4']), 30_000, 'the new node in the tree');
+    assert.match(a.output.text, /node\/kubesim-worker4 joined\n/);
+    await config().update('nodes.count', undefined, vscode.ConfigurationTarget.Global);
+  });
+
   test('Dry Run Current Manifest speaks kubectl', async () => {
     const a = api();
     const doc = await vscode.workspace.openTextDocument(repoPath('examples', 'web.yaml'));

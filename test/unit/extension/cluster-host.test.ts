@@ -172,4 +172,42 @@ describe('extension cluster host', function () {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('node operations answer in kubectl words; drain waits for the evicted pods to go', async () => {
+    const host = await startHost();
+    try {
+      await host.apply('web.yaml', WEB);
+      await host.cluster.advance(30_000);
+      await new Promise((r) => setImmediate(r));
+      const onWorker = host.view.podsOnNode('kubesim-worker').map((p) => p.key);
+      assert.ok(onWorker.length > 0);
+      assert.deepEqual(await host.cordon('kubesim-worker2'), { ok: true, lines: ['node/kubesim-worker2 cordoned'] });
+      assert.deepEqual(await host.cordon('kubesim-worker2'), { ok: true, lines: ['node/kubesim-worker2 already cordoned'] });
+      assert.deepEqual(await host.uncordon('kubesim-worker2'), { ok: true, lines: ['node/kubesim-worker2 uncordoned'] });
+      const draining = host.drain('kubesim-worker');
+      // Virtual time moves on while drain waits, as the pacer would move it.
+      const ticking = (async () => {
+        for (let i = 0; i < 60; i++) {
+          await host.cluster.advance(1000);
+          await new Promise((r) => setImmediate(r));
+        }
+      })();
+      const drained = await draining;
+      await ticking;
+      assert.ok(drained.ok);
+      assert.deepEqual(drained.lines, [
+        'node/kubesim-worker cordoned',
+        ...onWorker.map((k) => `evicting pod ${k}`),
+        ...onWorker.map((k) => `pod/${k.split('/')[1]} evicted`),
+        'node/kubesim-worker drained',
+      ]);
+      assert.deepEqual(await host.addNode(settings), { ok: true, lines: ['node/kubesim-worker3 joined'] });
+      assert.deepEqual(await host.stopNode('kubesim-worker3'), { ok: true, lines: ['node/kubesim-worker3 stopped (its kubelet is silent)'] });
+      assert.equal(host.isNodeRunning('kubesim-worker3'), false);
+      assert.deepEqual(await host.startNode('kubesim-worker3'), { ok: true, lines: ['node/kubesim-worker3 started'] });
+      assert.deepEqual(await host.cordon('nope'), { ok: false, message: 'Error from server (NotFound): nodes "nope" not found' });
+    } finally {
+      await host.dispose();
+    }
+  });
 });
