@@ -115,7 +115,8 @@ async function settingsChanged(s: Services, client: LanguageServerLink, before: 
     }
   }
   if (host && change.needReset.length > 0) {
-    const choice = await vscode.window.showInformationMessage(`KubeSim: ${change.needReset.join(', ')} take effect when the cluster is reset.`, 'Reset Cluster');
+    const verb = change.needReset.length === 1 ? 'takes' : 'take';
+    const choice = await vscode.window.showInformationMessage(`KubeSim: ${change.needReset.join(', ')} ${verb} effect when the cluster is reset.`, 'Reset Cluster');
     if (choice === 'Reset Cluster') await vscode.commands.executeCommand('kubesim.reset');
   }
 }
