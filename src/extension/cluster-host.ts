@@ -39,7 +39,7 @@ const EDITOR_AGENT = componentUserAgent('kubesim-vscode');
 const ROLEBINDINGS = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings' };
 const CLUSTERROLEBINDINGS = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings' };
 
-export const realWallClock: WallClock = {
+const realWallClock: WallClock = {
   now: () => performance.now(),
   after: (ms, fn) => {
     const t = setTimeout(fn, ms);
@@ -48,7 +48,7 @@ export const realWallClock: WallClock = {
 };
 
 /** Yields to the host's event loop once a slice of work has run `sliceMs` of wall time. */
-export function slicingClockHost(sliceMs: number, now: () => number = () => performance.now()): ClockHost {
+function slicingClockHost(sliceMs: number, now: () => number = () => performance.now()): ClockHost {
   let sliceStart = now();
   return {
     yieldToHost: () =>
@@ -96,7 +96,7 @@ function nodeReady(node: KubeObject): boolean {
  * Runs `step` over the items, giving the host's event loop a turn whenever a slice has run
  * SLICE_MS (a manifest of a thousand documents must not freeze the editor).
  */
-export async function sliced<T, R>(items: readonly T[], step: (item: T) => Promise<R>): Promise<R[]> {
+async function sliced<T, R>(items: readonly T[], step: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
   let start = performance.now();
   for (const item of items) {

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ClusterSession } from '../session';
 import type { ClusterView, ViewChange, ViewKind, ViewObject } from '../view-types';
-import { affectedIds, groupId, isClusterEmpty, objectId, podNode, RECENT_EVENTS, ROOT_GROUPS, type TreeElement } from './elements';
+import { affectedIds, groupId, isClusterEmpty, objectId, RECENT_EVENTS, ROOT_GROUPS, type TreeElement } from './elements';
 import { groupItem, objectItem, type ItemSpec } from './items';
 
 const REFRESH_MS = 100;
@@ -132,7 +132,6 @@ export class ClusterTreeProvider implements vscode.TreeDataProvider<TreeElement>
     const suffix = `${c.kind}:${c.key}`;
     for (const id of [...this.elements.keys()]) if (id === suffix || id.endsWith(`>${suffix}`)) this.elements.delete(id);
     if (c.kind === 'nodes') for (const id of [...this.elements.keys()]) if (id.startsWith(`${objectId('nodes', c.key)}>`)) this.elements.delete(id);
-    if (c.kind === 'pods' && podNode(c.object)) this.stale.add(objectId('nodes', podNode(c.object)!));
   }
 
   private flush(): void {
