@@ -108,11 +108,13 @@ async function settingsChanged(s: Services, client: LanguageServerLink, before: 
   if (host && change.speed) host.pacer.setSpeed(after.speed);
   if (host && change.fieldValidation) host.fieldValidation = after.fieldValidation;
   if (change.persistence) await s.session.setPersistence(after.persistence);
-  if (host) {
+  if (host && change.addNodes > 0) {
+    s.output.append([`# kubesim.nodes.count: ${before.nodes.count} -> ${after.nodes.count}`]);
     for (let i = 0; i < change.addNodes; i++) {
       const result = await host.addNode(after);
       s.output.append(result.ok ? result.lines : [result.message]);
     }
+    s.output.append(['']);
   }
   if (host && change.needReset.length > 0) {
     const verb = change.needReset.length === 1 ? 'takes' : 'take';

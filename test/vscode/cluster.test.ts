@@ -119,7 +119,7 @@ suite('kubesim cluster in the editor', () => {
     const a = api();
     await config().update('nodes.count', 4, vscode.ConfigurationTarget.Global);
     await eventually(() => assert.deepEqual(rows(a, group(a, 'Nodes').element).map((n) => n.label).slice(-1), ['kubesim-worker4']), 30_000, 'the new node in the tree');
-    assert.match(a.output.text, /node\/kubesim-worker4 joined\n/);
+    await eventually(() => assert.match(a.output.text, /# kubesim\.nodes\.count: 3 -> 4\nnode\/kubesim-worker4 joined\n/));
     await config().update('nodes.count', undefined, vscode.ConfigurationTarget.Global);
   });
 
