@@ -14,7 +14,7 @@ import { FieldSet } from '../../../src/engine/apiserver/apply/fieldpath/set';
 import type { ListAtom, MapAtom, TypeRef } from '../../../src/engine/apiserver/apply/schema';
 import { fieldType } from '../../../src/engine/apiserver/apply/schema';
 import type { Typed } from '../../../src/engine/apiserver/apply/typed/atom';
-import { deduce, handler, listItemKey, sameAtom } from '../../../src/engine/apiserver/apply/typed/atom';
+import { deduce, listItemKey, sameAtom } from '../../../src/engine/apiserver/apply/typed/atom';
 import { compare, type Comparison } from '../../../src/engine/apiserver/apply/typed/compare';
 import { zeroObject } from '../../../src/engine/apiserver/apply/zero';
 import { jsonEqual } from '../../../src/engine/apiserver/patch/govalue';
@@ -59,7 +59,7 @@ function leaf(lhs: JsonValue | undefined, rhs: JsonValue | undefined, path: Path
 }
 
 function handle(t: Typed, lhs: JsonValue | undefined, rhs: JsonValue | undefined, path: Path, acc: Acc, state: { inLeaf: boolean }): void {
-  const h = handler(t);
+  const h = t.handler;
   switch (h.kind) {
     case 'scalar':
       leaf(lhs, rhs, path, acc, state);

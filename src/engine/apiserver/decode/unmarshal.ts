@@ -149,20 +149,18 @@ class Decoder {
 
   private struct(node: ObjectNode, t: StructTarget, existing: JsonValue | undefined): JsonObject {
     const out: JsonObject = isObject(existing) ? { ...existing } : {};
-    const seen = new Set<string>();
+    const seen = KeySeen.for(node);
     const stackDepth = this.fieldStack.length;
     const outerStruct = this.structName;
-    for (const entry of node.entries) {
+    for (let i = 0; i < node.entries.length; i++) {
+      const entry = node.entries[i]!;
       const goType = t.go ? t.go.fields[entry.key] : undefined;
       const known = t.go ? goType !== undefined : t.schema.properties?.[entry.key] !== undefined;
       this.path.push(entry.key);
       if (!known) {
         if (this.options.disallowUnknownFields) this.strictIssue('unknown');
       } else {
-        if (this.options.disallowDuplicateFields) {
-          if (seen.has(entry.key)) this.strictIssue('duplicate');
-          seen.add(entry.key);
-        }
+        if (this.options.disallowDuplicateFields && seen.repeated(node, i)) this.strictIssue('duplicate');
         this.fieldStack.push(entry.key);
         this.structName = t.name;
         const child = targetFor(t.schema.properties?.[entry.key], goType);
@@ -177,13 +175,11 @@ class Decoder {
 
   private map(node: ObjectNode, t: CollectionTarget, existing: JsonValue | undefined): JsonObject {
     const out: JsonObject = isObject(existing) ? { ...existing } : {};
-    const seen = new Set<string>();
-    for (const entry of node.entries) {
+    const seen = KeySeen.for(node);
+    for (let i = 0; i < node.entries.length; i++) {
+      const entry = node.entries[i]!;
       this.path.push(entry.key);
-      if (this.options.disallowDuplicateFields) {
-        if (seen.has(entry.key)) this.strictIssue('duplicate');
-        seen.add(entry.key);
-      }
+      if (this.options.disallowDuplicateFields && seen.repeated(node, i)) this.strictIssue('duplicate');
       const v = this.value(entry.value, t.elem, undefined);
       out[entry.key] = v === KEEP || v === undefined ? zeroValue(t.elem) : v;
       this.path.pop();
@@ -207,13 +203,11 @@ class Decoder {
   private any(node: SourceNode): JsonValue {
     if (node.kind === 'object') {
       const out: JsonObject = {};
-      const seen = new Set<string>();
-      for (const entry of node.entries) {
+      const seen = KeySeen.for(node);
+      for (let i = 0; i < node.entries.length; i++) {
+        const entry = node.entries[i]!;
         this.path.push(entry.key);
-        if (this.options.disallowDuplicateFields) {
-          if (seen.has(entry.key)) this.strictIssue('duplicate');
-          seen.add(entry.key);
-        }
+        if (this.options.disallowDuplicateFields && seen.repeated(node, i)) this.strictIssue('duplicate');
         out[entry.key] = this.any(entry.value);
         this.path.pop();
       }
@@ -315,6 +309,34 @@ class Decoder {
     let s = '';
     for (const p of this.path) s += typeof p === 'number' ? `[${p}]` : s === '' ? p : `.${p}`;
     return s;
+  }
+}
+
+/**
+ * Which keys of an object came before: small objects (nearly all) are scanned, larger ones get a
+ * set. In a struct only known fields are checked, and a repeated key is known exactly when its
+ * first occurrence was, so scanning every earlier entry finds the same repeats.
+ */
+class KeySeen {
+  private static readonly SCAN = new KeySeen(undefined);
+  private static readonly MAX_SCAN = 16;
+
+  private constructor(private readonly keys: Set<string> | undefined) {}
+
+  static for(node: ObjectNode): KeySeen {
+    return node.entries.length > KeySeen.MAX_SCAN ? new KeySeen(new Set()) : KeySeen.SCAN;
+  }
+
+  /** Whether the i-th entry's key appeared before; asked in order, once per checked entry. */
+  repeated(node: ObjectNode, i: number): boolean {
+    const key = node.entries[i]!.key;
+    if (this.keys) {
+      if (this.keys.has(key)) return true;
+      this.keys.add(key);
+      return false;
+    }
+    for (let j = 0; j < i; j++) if (node.entries[j]!.key === key) return true;
+    return false;
   }
 }
 

@@ -78,7 +78,8 @@ function withResourceVersion(meta: KubeObject['metadata'], revision: number): Ku
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+    const obj = value as Record<string, unknown>;
+    for (const k in obj) deepFreeze(obj[k]);
   }
   return value;
 }

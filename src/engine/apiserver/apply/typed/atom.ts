@@ -14,28 +14,46 @@ import { resolve } from '../schema';
 /** The handler a value gets: the part of its atom it takes. */
 export type Deduced = { kind: 'map'; map: MapAtom } | { kind: 'scalar'; scalar: Scalar } | { kind: 'list'; list: ListAtom } | { kind: 'none' };
 
+type Part = 'map' | 'scalar' | 'list' | 'all';
+
 export interface Typed {
-  atom: Atom;
-  part: 'map' | 'scalar' | 'list' | 'all';
+  readonly atom: Atom;
+  readonly part: Part;
+  /** handleAtom's choice for this atom and part, made once. */
+  readonly handler: Deduced;
+}
+
+/** The four Typed values of each atom, made once (the walkers ask for one per value they visit). */
+const typedParts = new WeakMap<Atom, Readonly<Record<Part, Typed>>>();
+
+function typedOf(atom: Atom, part: Part): Typed {
+  let parts = typedParts.get(atom);
+  if (!parts) {
+    const make = (p: Part): Typed => Object.freeze({ atom, part: p, handler: handleAtom(atom, p) });
+    parts = Object.freeze({ map: make('map'), scalar: make('scalar'), list: make('list'), all: make('all') });
+    typedParts.set(atom, parts);
+  }
+  return parts[part];
 }
 
 /** deduceAtom: a scalar, list or map value selects that part of the atom when there is one. */
 export function deduce(ref: TypeRef, v: JsonValue | undefined): Typed {
   const atom = resolve(ref);
-  if (v === undefined || v === null) return { atom, part: 'all' };
-  if (Array.isArray(v)) return { atom, part: atom.list ? 'list' : 'all' };
-  if (isObject(v)) return { atom, part: atom.map ? 'map' : 'all' };
-  return { atom, part: atom.scalar ? 'scalar' : 'all' };
+  if (v === undefined || v === null) return typedOf(atom, 'all');
+  if (Array.isArray(v)) return typedOf(atom, atom.list ? 'list' : 'all');
+  if (isObject(v)) return typedOf(atom, atom.map ? 'map' : 'all');
+  return typedOf(atom, atom.scalar ? 'scalar' : 'all');
 }
 
 /** handleAtom: maps first, then scalars, then lists. */
-export function handler(t: Typed): Deduced {
-  const { atom, part } = t;
-  if ((part === 'map' || part === 'all') && atom.map) return { kind: 'map', map: atom.map };
-  if ((part === 'scalar' || part === 'all') && atom.scalar) return { kind: 'scalar', scalar: atom.scalar };
-  if ((part === 'list' || part === 'all') && atom.list) return { kind: 'list', list: atom.list };
-  return { kind: 'none' };
+function handleAtom(atom: Atom, part: Part): Deduced {
+  if ((part === 'map' || part === 'all') && atom.map) return Object.freeze({ kind: 'map', map: atom.map });
+  if ((part === 'scalar' || part === 'all') && atom.scalar) return Object.freeze({ kind: 'scalar', scalar: atom.scalar });
+  if ((part === 'list' || part === 'all') && atom.list) return Object.freeze({ kind: 'list', list: atom.list });
+  return NONE;
 }
+
+const NONE: Deduced = Object.freeze({ kind: 'none' });
 
 export function sameAtom(a: Typed, b: Typed): boolean {
   return a.atom === b.atom && a.part === b.part;

@@ -12,7 +12,7 @@ import { FieldSet } from '../fieldpath/set';
 import type { ListAtom, MapAtom, TypeRef } from '../schema';
 import { fieldType } from '../schema';
 import type { Typed } from './atom';
-import { deduce, handler, listItemKey, sameAtom } from './atom';
+import { deduce, listItemKey, sameAtom } from './atom';
 
 export interface Comparison {
   removed: FieldSet;
@@ -30,14 +30,18 @@ type Change = typeof REMOVED | typeof MODIFIED | typeof ADDED;
  * rather than searching from the root for every path.
  */
 class Level {
-  readonly members: PathElement[] = [];
-  readonly children: Array<{ pe: PathElement; level: Level }> = [];
+  members: PathElement[] | undefined;
+  children: Array<{ pe: PathElement; level: Level }> | undefined;
 
   /** The level as a set; a value visited twice (it changed type) may have recorded the same element twice. */
   toSet(): FieldSet {
-    const members = this.members.sort(compareElements).filter((m, i, all) => i === 0 || compareElements(all[i - 1]!, m) !== 0);
+    let members: PathElement[] = [];
+    if (this.members) {
+      members = sortInPlace(this.members, compareElements);
+      if (members.length > 1) members = members.filter((m, i, all) => i === 0 || compareElements(all[i - 1]!, m) !== 0);
+    }
     const children: Array<{ pe: PathElement; set: FieldSet }> = [];
-    for (const c of this.children.sort((a, b) => compareElements(a.pe, b.pe))) {
+    for (const c of this.children ? sortInPlace(this.children, byElement) : []) {
       const last = children[children.length - 1];
       if (last && compareElements(last.pe, c.pe) === 0) last.set = last.set.union(c.level.toSet());
       else children.push({ pe: c.pe, set: c.level.toSet() });
@@ -46,9 +50,28 @@ class Level {
   }
 }
 
+const byElement = (a: { pe: PathElement }, b: { pe: PathElement }): number => compareElements(a.pe, b.pe);
+
+/** Array.prototype.sort's (stable) order; short arrays, the usual case, without its scratch copy. */
+function sortInPlace<T>(items: T[], cmp: (a: T, b: T) => number): T[] {
+  if (items.length > 32) return items.sort(cmp);
+  for (let i = 1; i < items.length; i++) {
+    const item = items[i]!;
+    let j = i - 1;
+    while (j >= 0 && cmp(items[j]!, item) > 0) {
+      items[j + 1] = items[j]!;
+      j--;
+    }
+    items[j + 1] = item;
+  }
+  return items;
+}
+
 /** Where the walk is: a value's path as a chain, with the levels of the sets collected under it. */
 class Position {
-  private readonly levels: Array<Level | undefined> = [undefined, undefined, undefined];
+  private removed: Level | undefined;
+  private modified: Level | undefined;
+  private added: Level | undefined;
 
   constructor(
     private readonly parent: Position | undefined,
@@ -61,21 +84,24 @@ class Position {
 
   /** The path of this position is a member of the change's set (the root path is never one). */
   record(change: Change): void {
-    if (this.parent) this.parent.level(change).members.push(this.pe!);
+    if (this.parent) (this.parent.level(change).members ??= []).push(this.pe!);
   }
 
   level(change: Change): Level {
-    let level = this.levels[change];
+    let level = change === REMOVED ? this.removed : change === MODIFIED ? this.modified : this.added;
     if (!level) {
       level = new Level();
-      this.levels[change] = level;
-      if (this.parent) this.parent.level(change).children.push({ pe: this.pe!, level });
+      if (change === REMOVED) this.removed = level;
+      else if (change === MODIFIED) this.modified = level;
+      else this.added = level;
+      if (this.parent) (this.parent.level(change).children ??= []).push({ pe: this.pe!, level });
     }
     return level;
   }
 
   set(change: Change): FieldSet {
-    return this.levels[change]?.toSet() ?? FieldSet.EMPTY;
+    const level = change === REMOVED ? this.removed : change === MODIFIED ? this.modified : this.added;
+    return level?.toSet() ?? FieldSet.EMPTY;
   }
 }
 
@@ -112,7 +138,7 @@ function leaf(lhs: JsonValue | undefined, rhs: JsonValue | undefined, at: Positi
 }
 
 function handle(t: Typed, lhs: JsonValue | undefined, rhs: JsonValue | undefined, at: Position, state: { inLeaf: boolean }): void {
-  const h = handler(t);
+  const h = t.handler;
   switch (h.kind) {
     case 'scalar':
       leaf(lhs, rhs, at, state);

@@ -10,7 +10,7 @@ import { compareElements, field } from '../fieldpath/element';
 import { FieldSet } from '../fieldpath/set';
 import type { TypeRef } from '../schema';
 import { fieldType, hasField, resolve } from '../schema';
-import { deduce, handler, listItemKey } from './atom';
+import { deduce, listItemKey } from './atom';
 
 export function toFieldSet(v: JsonValue, ref: TypeRef): FieldSet {
   const paths: Path[] = [];
@@ -19,7 +19,7 @@ export function toFieldSet(v: JsonValue, ref: TypeRef): FieldSet {
 }
 
 function collect(v: JsonValue, ref: TypeRef, path: PathElement[], out: Path[]): void {
-  const h = handler(deduce(ref, v));
+  const h = deduce(ref, v).handler;
   switch (h.kind) {
     case 'scalar':
       out.push(path);

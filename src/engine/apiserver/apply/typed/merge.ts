@@ -10,13 +10,13 @@ import type { PathElement } from '../fieldpath/element';
 import { compareElements, elementString } from '../fieldpath/element';
 import type { ListAtom, MapAtom, TypeRef } from '../schema';
 import { fieldType } from '../schema';
-import { ValidationError, deduce, handler, listItemKey } from './atom';
+import { ValidationError, deduce, listItemKey } from './atom';
 
 export class MergeError extends Error {}
 
 export function merge(lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef): JsonValue | undefined {
   // When the type changes, only the right hand side's view decides the result.
-  const h = handler(rhs === undefined ? deduce(ref, lhs) : deduce(ref, rhs));
+  const h = (rhs === undefined ? deduce(ref, lhs) : deduce(ref, rhs)).handler;
   switch (h.kind) {
     case 'scalar':
       return rhs !== undefined ? rhs : lhs;

@@ -9,10 +9,10 @@ import { field } from '../fieldpath/element';
 import type { FieldSet } from '../fieldpath/set';
 import type { TypeRef } from '../schema';
 import { fieldType } from '../schema';
-import { deduce, handler, listItemKey } from './atom';
+import { deduce, listItemKey } from './atom';
 
 export function removeItems(v: JsonValue, toRemove: FieldSet, ref: TypeRef): JsonValue {
-  const h = handler(deduce(ref, v));
+  const h = deduce(ref, v).handler;
   switch (h.kind) {
     case 'scalar':
       return v;

@@ -11,10 +11,10 @@ import type { PathElement } from '../fieldpath/element';
 import { compareElements, compareStrings, elementString, field, index } from '../fieldpath/element';
 import type { Scalar, TypeRef } from '../schema';
 import { fieldType, hasField } from '../schema';
-import { ValidationError, deduce, handler, listItemKey } from './atom';
+import { ValidationError, deduce, listItemKey } from './atom';
 
 export function validate(v: JsonValue, ref: TypeRef, allowDuplicates: boolean): ValidationError[] {
-  const h = handler(deduce(ref, v));
+  const h = deduce(ref, v).handler;
   switch (h.kind) {
     case 'map': {
       if (v === null) return [];

@@ -9,11 +9,15 @@ const maxSubresourceNameLength = 256;
 
 const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
 const isPrint = (ch: string): boolean => ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
 
 /** ValidateFieldManager: at most 128 bytes of printable characters (positions are byte offsets). */
 export function validateFieldManager(fieldManager: string, fldPath: Path): ErrorList {
+  // Printable ASCII is printable, one byte a character: the usual names need no closer look.
+  if (fieldManager.length <= fieldManagerMaxLength && PRINTABLE_ASCII.test(fieldManager)) return [];
   const errs: ErrorList = [];
   if (byteLength(fieldManager) > fieldManagerMaxLength) errs.push(tooLong(fldPath, fieldManagerMaxLength));
   let offset = 0;
