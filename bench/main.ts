@@ -8,6 +8,7 @@ import type { BenchSuite } from './report';
 const suites: Record<string, () => Promise<{ default: BenchSuite }>> = {
   // Each suite adds itself here: name -> () => import('./<name>')
   scheduler: () => import('./scheduler'),
+  cluster: () => import('./cluster'),
   validate: () => import('./validate'),
   store: () => import('./store'),
   lsp: () => import('./lsp'),

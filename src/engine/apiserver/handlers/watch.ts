@@ -48,6 +48,7 @@ export function startWatch(ctx: RequestContext, t: Target, listener: WatchListen
     bookmarks: o.allowWatchBookmarks === true,
     initialEventsEnd: o.sendInitialEvents === true && o.allowWatchBookmarks === true,
     bookmarkType: { kind: t.info.kind, apiVersion: apiVersionOf(t.info) },
+    trigger: t.storage.triggerField !== undefined ? pred.fields.requiresExactMatch(t.storage.triggerField) : undefined,
   });
   if (w instanceof StatusError) {
     ctx.stage({ stage: 'storage', verdict: 'rejected', rule: t.storage.keyPrefix, detail: w.message });

@@ -4,7 +4,7 @@
  * watches and resourceVersion="0" lists. Consistent reads go to the store; objects that the
  * cache already holds at the same revision are shared rather than decoded again.
  */
-import type { KubeObject } from '../../api/types';
+import { isObject, type KubeObject } from '../../api/types';
 import { alreadyExistsError, internalServerError, StatusError } from '../../api/status';
 import { utf8Length } from '../../store/keys';
 import { MAX_REQUEST_BYTES, prefixEnd, StoreError, StoreErrors, type KeyValue, type Store } from '../../store/types';
@@ -26,8 +26,18 @@ export interface WriteResult {
   readonly revision?: number;
 }
 
+/** kube-apiserver indexes pod watchers by the node they ask about: one kubelet per node watches its pods. */
+const POD_TRIGGER_FIELD = 'spec.nodeName';
+
+function podNodeName(pod: KubeObject): string {
+  const spec = pod.spec;
+  return isObject(spec) && typeof spec.nodeName === 'string' ? spec.nodeName : '';
+}
+
 export class ResourceStorage {
   readonly cache: WatchCache;
+  /** The field whose exact value in a watch's field selector picks the watch's events by index. */
+  readonly triggerField: string | undefined;
   /** The resource's key prefix: "/registry/deployments/". */
   readonly keyPrefix: string;
   private readonly storagePrefix: string;
@@ -46,7 +56,8 @@ export class ResourceStorage {
   ) {
     this.storagePrefix = type.storagePrefix ?? type.resource;
     this.keyPrefix = storageListPrefix(this.storagePrefix);
-    this.cache = new WatchCache(store, this.keyPrefix, cacheCapacity, (key, revision) => this.takeWritten(key, revision));
+    this.triggerField = type.group === '' && type.resource === 'pods' ? POD_TRIGGER_FIELD : undefined;
+    this.cache = new WatchCache(store, this.keyPrefix, cacheCapacity, (key, revision) => this.takeWritten(key, revision), this.triggerField ? podNodeName : undefined);
   }
 
   key(namespace: string, name: string): string {

@@ -40,6 +40,12 @@ export interface CacheWatchOptions {
   initialEventsEnd: boolean;
   /** kind and apiVersion for bookmark objects. */
   bookmarkType: { kind: string; apiVersion: string };
+  /**
+   * The value the watcher's field selector requires of the cache's trigger field (a kubelet's
+   * spec.nodeName=<node> on pods): only events whose object, now or before, has that value are
+   * looked at for this watcher (the cacher's IndexedTrigger).
+   */
+  trigger?: string;
 }
 
 export interface CacheWatcher {
@@ -63,6 +69,9 @@ export class WatchCache {
   private removedSinceList = false;
   private revision = 0;
   private readonly watchers = new Set<Watcher>();
+  /** The watchers without a trigger value, and those with one by value. */
+  private readonly untriggered = new Set<Watcher>();
+  private readonly byTrigger = new Map<string, Set<Watcher>>();
   private storeWatch: Watch | undefined;
   private bookmarkPending = false;
   /** Told of every event as it comes out of the store (the API server's revision records). */
@@ -74,6 +83,8 @@ export class WatchCache {
     private readonly capacity = DEFAULT_CAPACITY,
     /** The object a write through the API server left for this key and revision, if it has it (else the bytes are decoded). */
     private readonly written: (key: string, revision: number) => KubeObject | undefined = () => undefined,
+    /** The trigger field's value of an object (spec.nodeName for pods), for watchers that give one. */
+    private readonly triggerOf?: (obj: KubeObject) => string,
   ) {}
 
   async start(): Promise<void> {
@@ -92,6 +103,8 @@ export class WatchCache {
   async stop(): Promise<void> {
     for (const w of this.watchers) w.stopped = true;
     this.watchers.clear();
+    this.untriggered.clear();
+    this.byTrigger.clear();
     await this.storeWatch?.cancel();
   }
 
@@ -153,10 +166,19 @@ export class WatchCache {
     }
     if (options.initialEventsEnd) this.sendBookmark(w, { 'k8s.io/initial-events-end': 'true' });
     this.watchers.add(w);
+    const trigger = this.triggerOf && options.trigger !== undefined ? options.trigger : undefined;
+    let group = this.untriggered;
+    if (trigger !== undefined) {
+      group = this.byTrigger.get(trigger) ?? new Set<Watcher>();
+      this.byTrigger.set(trigger, group);
+    }
+    group.add(w);
     return {
       stop: () => {
         w.stopped = true;
         this.watchers.delete(w);
+        group.delete(w);
+        if (trigger !== undefined && group.size === 0 && this.byTrigger.get(trigger) === group) this.byTrigger.delete(trigger);
       },
     };
   }
@@ -212,7 +234,13 @@ export class WatchCache {
     }
     this.trimHistory();
     this.observer?.(event);
-    for (const w of this.watchers) this.deliver(w, event);
+    for (const w of this.untriggered) this.deliver(w, event);
+    if (this.byTrigger.size > 0 && this.triggerOf) {
+      const now = event.type === 'DELETED' ? undefined : this.triggerOf(event.object);
+      const before = event.prevObject ? this.triggerOf(event.prevObject) : undefined;
+      if (now !== undefined) for (const w of this.byTrigger.get(now) ?? []) this.deliver(w, event);
+      if (before !== undefined && before !== now) for (const w of this.byTrigger.get(before) ?? []) this.deliver(w, event);
+    }
   }
 
   // Reclaims the array space of dropped events once they make up half of it.

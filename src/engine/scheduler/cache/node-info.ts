@@ -80,22 +80,27 @@ export class NodeInfo {
   imageStates: ReadonlyMap<string, ImageState> = new Map();
   pvcRefCounts = new Map<string, number>();
   generation = nextGeneration();
-  /** One number derived from this node's pods, valid while `memoGeneration` is current (see memoized). */
-  private memoKey = '';
-  private memoValue = 0;
+  /** Numbers derived from this node's pods, valid while `memoGeneration` is current (see memoized). */
+  private readonly memo = new Map<string, number>();
   private memoGeneration = -1;
 
   /**
    * A number computed from this node's pods, remembered until the pods change. Spreading counts
-   * the same selector's pods on every node in every cycle, pod after pod of one workload; most
-   * nodes have not changed since the last cycle. One entry is enough for that pattern.
+   * a selector's pods on every node in every cycle; most nodes have not changed since the last
+   * cycle, and the pods of many workloads take turns in the queue (ReplicaSets creating in
+   * batches side by side), so each workload's count is kept.
    */
   memoized<A>(key: string, compute: (node: NodeInfo, arg: A) => number, arg: A): number {
-    if (this.memoGeneration === this.generation && this.memoKey === key) return this.memoValue;
-    const v = compute(this, arg);
-    this.memoKey = key;
-    this.memoValue = v;
-    this.memoGeneration = this.generation;
+    if (this.memoGeneration !== this.generation) {
+      this.memo.clear();
+      this.memoGeneration = this.generation;
+    }
+    let v = this.memo.get(key);
+    if (v === undefined) {
+      v = compute(this, arg);
+      if (this.memo.size >= MEMO_ENTRIES) this.memo.clear();
+      this.memo.set(key, v);
+    }
     return v;
   }
 
@@ -177,6 +182,9 @@ export class NodeInfo {
     this.generation = src.generation;
   }
 }
+
+/** Counts kept per node: workloads being scheduled at the same time, far more than usual. */
+const MEMO_ENTRIES = 256;
 
 function removeByUID(list: PodInfo[], uid: string): void {
   const i = list.findIndex((p) => p.uid === uid);

@@ -1,0 +1,214 @@
+/**
+ * The whole control plane at scale, through the real cluster path (every write an API request,
+ * every reader an informer on a watch):
+ *
+ *  scheduler    5,000 nodes (Node objects written through the API server), then 10,000 and
+ *               50,000 pods created through the API server; kube-scheduler (its informers, the
+ *               default plugins, bindings through pods/binding, events, records) schedules them.
+ *               pods/s = pods bound / wall time from the first informer event to the last bind.
+ *               (bench/scheduler.ts measures the algorithm alone against a fake API server.)
+ *  deployments  createCluster with 1,000 nodes (kubelets, kube-controller-manager, scheduler),
+ *               300 Deployments of 100 pods applied, until every pod is Ready: wall time,
+ *               virtual time, peak heap and peak RSS.
+ *  large        the same with 5,000 nodes and 1,500 Deployments (150,000 pods): Kubernetes'
+ *               published scalability limits.
+ *
+ * Tracing stays on (a small ring buffer; scheduler records at 'summary' unless --detail says).
+ *
+ *   npm run bench -- cluster [--json] [--quick] [--only scheduler,deployments,large] [--detail off|summary|full]
+ *                            [--nodes N --deployments N]   (sizes the deployments run)
+ */
+import { createCluster, type Cluster } from '../src/engine/cluster';
+import type { ClockHost } from '../src/engine/clock';
+import { KubeScheduler } from '../src/engine/components/kube-scheduler';
+import { applyManifestText } from '../src/engine/manifests/apply';
+import { NODES, PODS } from '../src/engine/client/resources';
+import type { RecordDetail } from '../src/engine/scheduler/record';
+import type { KubeObject } from '../src/engine/api/types';
+import { Reporter, gc, heapUsedBytes, nowMs, type BenchSuite } from './report';
+
+const TRACE_CAPACITY = 10_000;
+
+function option(args: string[], name: string, fallback: string): string {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+}
+
+/** A ClockHost that never yields early and samples the heap every few thousand clock steps. */
+function heapSampler(): { host: ClockHost; peak(): number; reset(): void } {
+  let peak = 0;
+  let calls = 0;
+  return {
+    host: {
+      yieldToHost: () => new Promise<void>((resolve) => setImmediate(resolve)),
+      shouldYield: () => {
+        if (++calls % 4096 === 0) peak = Math.max(peak, heapUsedBytes());
+        return false;
+      },
+    },
+    peak: () => Math.max(peak, heapUsedBytes()),
+    reset: () => {
+      peak = 0;
+    },
+  };
+}
+
+const mb = (bytes: number): number => Math.round(bytes / 1e6);
+const maxRssMb = (): number => Math.round((process.resourceUsage().maxRSS * 1024) / 1e6);
+
+/** A Node as a kubelet would register it, written by the admin (scheduler_perf's fake nodes). */
+function nodeObject(i: number): KubeObject {
+  const name = `node-${i}`;
+  const resources = { cpu: '4', memory: '32Gi', pods: '110' };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': `zone-${i % 10}`, 'kubernetes.io/os': 'linux' } },
+    status: { capacity: resources, allocatable: resources, conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }] },
+  };
+}
+
+function podObject(i: number): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `pod-${i}`, namespace: 'default' },
+    spec: { containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m', memory: '500Mi' } } }] },
+  };
+}
+
+async function schedulerThroughput(r: Reporter, nodes: number, pods: number, detail: RecordDetail): Promise<void> {
+  const cluster = await createCluster({ seed: 'bench', bare: true, traceCapacity: TRACE_CAPACITY });
+  const admin = cluster.client();
+  for (let i = 0; i < nodes; i++) {
+    await admin.resource(NODES).create(nodeObject(i));
+    // What the node lifecycle controller does for a Ready node: drop the registration taint (TaintNodesByCondition).
+    await admin.resource(NODES).patch(`node-${i}`, 'merge', { spec: { taints: null } });
+  }
+  await admin.resource({ group: '', version: 'v1', resource: 'serviceaccounts' }, 'default').create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
+  const scheduler = new KubeScheduler({ server: cluster.server, clock: cluster.clock, random: cluster.random, trace: cluster.trace, recordDetail: detail });
+  await cluster.add(scheduler);
+  await cluster.settle();
+  gc();
+  const createStart = nowMs();
+  for (let i = 0; i < pods; i++) await admin.resource(PODS, 'default').create(podObject(i));
+  const createMs = nowMs() - createStart;
+  const cpuBefore = process.cpuUsage();
+  const start = nowMs();
+  const run = await cluster.settle({ maxSteps: 100_000_000 });
+  const wall = nowMs() - start;
+  const cpu = process.cpuUsage(cpuBefore);
+  const bound = (await admin.resource<KubeObject & { spec: { nodeName?: string } }>(PODS, 'default').list({ resourceVersion: '0' })).items.filter((p) => p.spec.nodeName).length;
+  r.record({
+    bench: 'cluster.scheduler',
+    nodes,
+    pods,
+    detail,
+    bound,
+    settled: run.settled,
+    create_ms: Math.round(createMs),
+    creates_per_s: Math.round((pods / createMs) * 1000),
+    wall_ms: Math.round(wall),
+    pods_per_s: Math.round((bound / wall) * 1000),
+    cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
+    heap_mb: mb(heapUsedBytes()),
+  });
+  await cluster.close();
+}
+
+function deploymentManifest(i: number, replicas: number): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app-${i}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels:
+      app: app-${i}
+  template:
+    metadata:
+      labels:
+        app: app-${i}
+    spec:
+      containers:
+      - name: app
+        image: registry.k8s.io/pause:3.10
+        resources:
+          requests:
+            cpu: 10m
+            memory: 16Mi
+`;
+}
+
+async function readyPods(cluster: Cluster): Promise<number> {
+  const pods = (await cluster.client().resource<KubeObject & { status?: { conditions?: { type: string; status: string }[] } }>(PODS, 'default').list({ resourceVersion: '0' })).items;
+  return pods.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+}
+
+async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, deployments: number, replicas: number, detail: RecordDetail): Promise<void> {
+  const sampler = heapSampler();
+  const setupStart = nowMs();
+  const cluster = await createCluster({ seed: 'bench', nodes: { count: nodes }, traceCapacity: TRACE_CAPACITY, schedulerRecordDetail: detail, clockHost: sampler.host });
+  const setupMs = nowMs() - setupStart;
+  gc();
+  sampler.reset();
+  const heapBefore = heapUsedBytes();
+  const virtualStart = cluster.clock.now();
+  const start = nowMs();
+  const admin = cluster.client();
+  for (let i = 0; i < deployments; i++) {
+    const [result] = await applyManifestText(admin, `app-${i}.yaml`, deploymentManifest(i, replicas));
+    if (result?.action === 'failed') throw new Error(result.message);
+  }
+  const applyMs = nowMs() - start;
+  const run = await cluster.settle({ maxSteps: 500_000_000 });
+  const wall = nowMs() - start;
+  const ready = await readyPods(cluster);
+  r.record({
+    bench,
+    nodes,
+    deployments,
+    pods: deployments * replicas,
+    ready,
+    settled: run.settled,
+    setup_ms: Math.round(setupMs),
+    apply_ms: Math.round(applyMs),
+    wall_ms: Math.round(wall),
+    virtual_s: Math.round((cluster.clock.now() - virtualStart) / 1000),
+    peak_heap_mb: mb(sampler.peak()),
+    heap_growth_mb: mb(sampler.peak() - heapBefore),
+    max_rss_mb: maxRssMb(),
+    revision: (await cluster.store.status()).revision,
+  });
+  await cluster.close();
+}
+
+const suite: BenchSuite = async (args) => {
+  const r = Reporter.fromArgs(args);
+  const quick = args.includes('--quick');
+  const only = new Set(option(args, '--only', 'scheduler,deployments,large').split(','));
+  const detail = option(args, '--detail', 'summary') as RecordDetail;
+  if (only.has('scheduler')) {
+    const nodes = quick ? 500 : 5000;
+    for (const pods of quick ? [1000, 5000] : [10_000, 50_000]) {
+      r.note(`cluster.scheduler: ${nodes} nodes, ${pods} pods, records ${detail}...`);
+      await schedulerThroughput(r, nodes, pods, detail);
+      gc();
+    }
+  }
+  if (only.has('deployments')) {
+    const nodes = Number(option(args, '--nodes', quick ? '100' : '1000'));
+    const deployments = Number(option(args, '--deployments', quick ? '30' : '300'));
+    r.note(`cluster.deployments: ${nodes} nodes, ${deployments} Deployments x 100 pods...`);
+    await deploymentsUntilReady(r, 'cluster.deployments', nodes, deployments, 100, detail);
+    gc();
+  }
+  if (only.has('large')) {
+    const [nodes, deployments] = quick ? [500, 150] : [5000, 1500];
+    r.note(`cluster.large: ${nodes} nodes, ${deployments} Deployments x 100 pods...`);
+    await deploymentsUntilReady(r, 'cluster.large', nodes, deployments, 100, detail);
+  }
+};
+
+export default suite;
