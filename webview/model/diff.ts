@@ -70,6 +70,34 @@ function myers(a: readonly string[], b: readonly string[]): DiffLine[] {
   return out.reverse();
 }
 
+/** A run of unchanged lines left out of a compact diff. */
+export interface Skipped {
+  readonly skipped: number;
+}
+
+/**
+ * The diff with long unchanged runs folded: `context` lines are kept on each side of every
+ * change, the rest of each run becomes one Skipped entry.
+ */
+export function foldUnchanged(lines: readonly DiffLine[], context = 3): (DiffLine | Skipped)[] {
+  const keep = new Uint8Array(lines.length);
+  lines.forEach((l, i) => {
+    if (l.op === ' ') return;
+    for (let j = Math.max(0, i - context); j <= Math.min(lines.length - 1, i + context); j++) keep[j] = 1;
+  });
+  const out: (DiffLine | Skipped)[] = [];
+  let skipped = 0;
+  lines.forEach((l, i) => {
+    if (keep[i]) {
+      if (skipped > 0) out.push({ skipped });
+      skipped = 0;
+      out.push(l);
+    } else skipped++;
+  });
+  if (skipped > 0) out.push({ skipped });
+  return out;
+}
+
 /** How many lines were added and removed. */
 export function diffStat(lines: readonly DiffLine[]): { added: number; removed: number } {
   let added = 0;

@@ -9,7 +9,7 @@ import type { ReconcileRecord } from '../../src/engine/trace/reconcile';
 import type { RevisionRecord } from '../../src/engine/trace/revision';
 import type { BindingRecord, SchedulingAttemptRecord } from '../../src/engine/scheduler/record';
 import type { ObjectAtRevision, PanelRecord, RevisionMessage } from '../../src/protocol/panel';
-import { diffLines, diffStat } from '../model/diff';
+import { diffLines, diffStat, foldUnchanged } from '../model/diff';
 import { stepLabel } from '../model/flow';
 import { formatDuration, formatTimestamp, plural } from '../model/format';
 import type { RecordStore } from '../model/record-store';
@@ -102,7 +102,10 @@ function timeTravelView(r: RevisionRecord, answer: RevisionMessage): (Node | und
     const lines = diffLines(then, now);
     const { added, removed } = diffStat(lines);
     const pre = h('pre', { class: 'diff', tabindex: 0, 'aria-label': `Diff from revision ${r.revision - 1} to ${r.revision}` });
-    for (const l of lines) pre.append(h('span', { class: l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'same' }, `${l.op} ${l.text}\n`));
+    for (const l of foldUnchanged(lines)) {
+      if ('skipped' in l) pre.append(h('span', { class: 'fold' }, `  ⋯ ${plural(l.skipped, 'unchanged line')}\n`));
+      else pre.append(h('span', { class: l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'same' }, `${l.op} ${l.text}\n`));
+    }
     out.push(h('h3', {}, `Diff with the version before (read at revision ${r.revision - 1}): +${added} −${removed}`), absentNote(before), absentNote(at), pre);
   }
   if (at.state === 'found') {

@@ -1,7 +1,8 @@
 /**
  * The panel's HTML shell: a strict Content-Security-Policy with a fresh nonce per load, only the
  * bundled script and stylesheet from dist/ (no remote content, no inline code), and the root
- * element the webview script fills in.
+ * element the webview script fills in. The toolkit (FAST) reads the nonce from the csp-nonce
+ * meta tag for the one style element it creates (its :focus-visible probe).
  */
 import { randomBytes } from 'node:crypto';
 
@@ -36,6 +37,7 @@ export function panelHtml(p: ShellParts): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(p.cspSource, p.nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta property="csp-nonce" content="${attr(p.nonce)}">
 <link rel="stylesheet" href="${attr(p.styleUri)}" nonce="${attr(p.nonce)}">
 <title>KubeSim Control Plane</title>
 </head>

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { diffLines, diffStat } from '../../../webview/model/diff';
+import { diffLines, diffStat, foldUnchanged } from '../../../webview/model/diff';
 import { filterTable, rejections, scoreTable } from '../../../webview/model/scheduler';
 import { initialState, restoreState } from '../../../webview/model/state';
 import { attempt } from './records';
@@ -27,6 +27,14 @@ describe('panel diff: an object against the version before it', () => {
     // Reading the diff back gives both versions.
     assert.deepEqual(lines.filter((l) => l.op !== '+').map((l) => l.text), ['1', '2', '3', '4', '5', '6']);
     assert.deepEqual(lines.filter((l) => l.op !== '-').map((l) => l.text), ['0', '2', '3', '5', '6', '7']);
+  });
+
+  it('folds long unchanged runs, keeping context around each change', () => {
+    const before = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n');
+    const after = before.replace('line 10', 'line ten');
+    const folded = foldUnchanged(diffLines(before, after), 2).map((l) => ('skipped' in l ? `(${l.skipped} skipped)` : `${l.op}${l.text}`));
+    assert.deepEqual(folded, ['(8 skipped)', ' line 8', ' line 9', '-line 10', '+line ten', ' line 11', ' line 12', '(7 skipped)']);
+    assert.deepEqual(foldUnchanged(diffLines('a\n', 'a\n')), [{ skipped: 1 }]);
   });
 
   it('stays bounded on large rewrites', () => {
