@@ -113,6 +113,47 @@ try {
   check('the status bar counts the running pods', /3 running, 0 pending/.test(await status.innerText()), (await status.innerText()).trim());
   await shot('03-cluster-tree');
   check('web.yaml is not modified', (await page.locator('.tabs-container .tab.dirty', { hasText: 'web.yaml' }).count()) === 0);
+
+  // The control-plane panel, from the command palette: the etcd revisions the apply wrote (with
+  // time travel to the Deployment's creation), a scheduling decision, and the apply's causal chain.
+  await page.keyboard.press('Control+B');
+  await palette('Notifications: Clear All Notifications');
+  await palette('KubeSim: Show Control Plane');
+  const panel = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  const rowsOf = (view) => panel.locator(`#view-${view} .vlist-row:not([hidden])`);
+  await rowsOf('revisions').first().waitFor();
+  check('the panel lists etcd revisions', (await rowsOf('revisions').count()) > 0, await panel.locator('#view-revisions .status').innerText());
+  await panel.locator('#revisions-filter-kind').click();
+  await panel.locator('#revisions-filter-kind vscode-option', { hasText: 'Deployment' }).first().click();
+  const created = rowsOf('revisions').filter({ hasText: '/registry/deployments/default/web' }).filter({ hasText: 'create' }).first();
+  await created.click();
+  const travel = panel.locator('#view-revisions pre.diff');
+  await travel.waitFor();
+  check('a revision shows the object as it was then, read through the API server', /\+ kind: Deployment/.test(await travel.innerText()), (await panel.locator('#view-revisions .detail h3').first().innerText()).trim());
+  await shot('04-panel-revisions');
+
+  await panel.locator('#tab-scheduler').click();
+  await rowsOf('scheduler').filter({ hasText: 'attempt 1' }).first().click();
+  const decision = panel.locator('#view-scheduler .detail h2');
+  await decision.waitFor();
+  const filterRows = await panel.locator('#view-scheduler .filters-table tbody tr').count();
+  const scoreRows = await panel.locator('#view-scheduler .scores-table tbody tr').count();
+  check('the Scheduler tab shows a scheduling decision with its filter and score tables', /→ kubesim-worker\d*$/.test((await decision.innerText()).trim()) && filterRows > 0 && scoreRows > 0, { decision: (await decision.innerText()).trim(), filterRows, scoreRows });
+  await shot('05-panel-scheduler');
+
+  await panel.locator('#tab-flow').click();
+  await panel.locator('#flow-root').click();
+  await panel.locator('#flow-root vscode-option', { hasText: 'deployments.apps default/web' }).first().click();
+  const flowStatus = panel.locator('#view-flow .status', { hasText: 'deployments.apps default/web' });
+  await flowStatus.waitFor();
+  const lanes = await panel.locator('#view-flow .lane-title title').allTextContents();
+  const steps = await panel.locator('#view-flow .step .label').allTextContents();
+  check(
+    'the Flow tab follows the apply from the request to the pods and the EndpointSlice',
+    ['API server', 'etcd', 'kube-scheduler'].every((l) => lanes.includes(l)) && lanes.some((l) => l.startsWith('kubelet ')) && steps.some((s) => s.includes('/registry/endpointslices/default/web')),
+    { status: (await flowStatus.innerText()).trim(), lanes },
+  );
+  await shot('06-panel-flow');
 } catch (err) {
   check('unexpected error', false, String(err?.message ?? err).split('\n')[0]);
   await shot('99-error').catch(() => undefined);

@@ -23,6 +23,8 @@ const ROW_HEIGHT = 24;
 const TIME_WIDTH = 84;
 const HEADER_HEIGHT = 34;
 const LABEL_ROOM = 360;
+/** Characters of a lane's title that fit its box (the full title is its tooltip). */
+const LANE_TITLE_CHARS = 23;
 /** Requests offered in the picker (the newest). */
 const PICKER_SIZE = 100;
 /** Rebuild at most this often while records stream in. */
@@ -129,7 +131,11 @@ export class FlowView {
     );
     flow.lanes.forEach((lane, i) => {
       const x = laneX(i);
-      header.append(svg('rect', { class: 'lane-box', x: x - LANE_WIDTH / 2 + 6, y: 4, width: LANE_WIDTH - 12, height: HEADER_HEIGHT - 8, rx: 3 }), svg('text', { class: 'lane-title', x, y: HEADER_HEIGHT / 2 + 4, 'text-anchor': 'middle' }, lane.title));
+      const title = lane.title.length > LANE_TITLE_CHARS ? `${lane.title.slice(0, LANE_TITLE_CHARS - 1)}…` : lane.title;
+      header.append(
+        svg('rect', { class: 'lane-box', x: x - LANE_WIDTH / 2 + 6, y: 4, width: LANE_WIDTH - 12, height: HEADER_HEIGHT - 8, rx: 3 }),
+        svg('text', { class: 'lane-title', x, y: HEADER_HEIGHT / 2 + 4, 'text-anchor': 'middle' }, svg('title', {}, lane.title), title),
+      );
       body.append(svg('line', { class: 'lane-line', x1: x, y1: 0, x2: x, y2: height }));
     });
     this.steps = flow.steps.map((step, i) => {
