@@ -175,6 +175,13 @@ describe('perf: the fast YAML path', () => {
       'plain scalar\n', '"quoted"\n', 'a: b\n...\n', '%YAML 1.2\n---\na: 1\n', 'a: 1\n--- b: 2\n', 'a:\n- b\n  - c\n', 'a: x:y\nb: "x: y"\n',
     ];
     for (const c of cases) agrees(c);
+    // Repeated keys in mappings below and above the size where the fast path switches to a set.
+    for (const size of [5, 16, 17, 30]) {
+      const keys = Array.from({ length: size }, (_, i) => `k${i}: ${i}`);
+      const text = ['1: one', ...keys, '"1": string one', 'k3: again', `k${size - 1}: again`, '1: again', 'true: t', '"true": s', 'true: t2'].join('\n') + '\n';
+      assert.ok(agrees(text));
+      assert.ok(agrees(`m: {${[...keys.slice(0, 3), ...keys.slice(3)].join(', ')}}\n`));
+    }
   });
 
   it('is what parseYamlDocuments answers with whenever it applies', () => {

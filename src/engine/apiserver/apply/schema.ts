@@ -40,8 +40,11 @@ const deducedAtom: Atom = {
 
 const cache = new WeakMap<SchemaNode, Atom>();
 
+/** The empty type's atom: no scalar, list or map (one shared value). */
+const NO_ATOM: Atom = Object.freeze({});
+
 export function resolve(ref: TypeRef): Atom {
-  if (ref === undefined) return {};
+  if (ref === undefined) return NO_ATOM;
   if (ref === DEDUCED) return deducedAtom;
   let atom = cache.get(ref);
   if (!atom) {

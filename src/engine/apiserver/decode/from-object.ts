@@ -9,12 +9,15 @@
  * Anything else (toJSON, class instances, bigints, cycles, nesting at the depth limit, bodies
  * that may be over the size limit) answers undefined, and the caller goes through the text.
  */
-import type { SourceEntry, SourceNode } from './source';
+import type { SourceEntry, SourceNode, SourceSpan } from './source';
 
 /** Whether JSON.stringify would treat a value like an absent one (dropped keys, null in arrays). */
 const dropped = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol';
 
 const SURROGATE = /[\ud800-\udfff]/;
+
+/** Where a key is, for a body without text: shared, since nothing changes it. */
+const NO_SPAN: SourceSpan = Object.freeze({ start: 0, end: 0 });
 
 const UNSUPPORTED = Symbol('unsupported');
 
@@ -75,7 +78,7 @@ export function sourceNodeOf(value: unknown, maxDepth: number, maxBytes: number)
       if (dropped(item)) continue;
       bytes += 2;
       stringNode(key);
-      entries.push({ key, keySpan: { start: 0, end: 0 }, value: convert(item, depth + 1) });
+      entries.push({ key, keySpan: NO_SPAN, value: convert(item, depth + 1) });
     }
     return { kind: 'object', entries, start: 0, end: 0 };
   };

@@ -163,7 +163,7 @@ class FastParser {
   private mapping(col: number, depth: number, path: Array<string | number>): ObjectNode {
     const node: ObjectNode = { kind: 'object', entries: [], start: col, end: col };
     const column = col - this.lines[this.at]!.start;
-    const seen = new Set<string>();
+    const keys = new KeysSeen();
     let keyAt = col;
     for (;;) {
       const line = this.lines[this.at]!;
@@ -186,8 +186,7 @@ class FastParser {
           this.count();
         }
       }
-      if (seen.has(key.id)) this.duplicates.push({ path, key: key.key, goKey: goKeyOf(key), keySpan: key.span, valueStart: value.start });
-      seen.add(key.id);
+      if (keys.repeats(key)) this.duplicates.push({ path, key: key.key, goKey: goKeyOf(key), keySpan: key.span, valueStart: value.start });
       node.entries.push({ key: key.key, keySpan: key.span, value });
       node.end = this.after;
       const following = this.lines[this.at];
@@ -296,7 +295,7 @@ class FastParser {
     const span = { start: col, end: col };
     const entries: SourceEntry[] = [];
     const items: SourceNode[] = [];
-    const seen = new Set<string>();
+    const keys = new KeysSeen();
     this.count();
     let i = skipSpaces(text, col + 1, limit);
     if (text.charCodeAt(i) === close) {
@@ -317,8 +316,7 @@ class FastParser {
         if (i >= limit || vc === 0x2c || vc === close || vc === 0x7b || vc === 0x5b) throw GIVE_UP;
         const value = vc === 0x22 || vc === 0x27 ? this.quoted(i, limit) : this.plain(i, limit, true);
         // Flow mappings report repeated keys as block mappings do, with the mapping's own path unknown here: the general path.
-        if (seen.has(key.id)) throw GIVE_UP;
-        seen.add(key.id);
+        if (keys.repeats(key)) throw GIVE_UP;
         entries.push({ key: key.key, keySpan: key.span, value });
         i = skipSpaces(text, value.end, limit);
       } else {
@@ -354,11 +352,31 @@ class FastParser {
 
 interface Key {
   key: string;
-  /** What repeated keys are recognised by: the key's kind and its JSON key. */
-  id: string;
   resolved: Resolved;
   span: SourceSpan;
 }
+
+/**
+ * The keys of one mapping so far. A key repeats one before it when it is the same JSON key from a
+ * scalar of the same kind (1 and "1" differ). Small mappings are scanned; large ones get a set.
+ */
+class KeysSeen {
+  private readonly keys: Key[] = [];
+  private ids: Set<string> | undefined;
+
+  /** Whether the key was seen before; it is seen from now on. */
+  repeats(k: Key): boolean {
+    let seen = false;
+    if (this.ids) seen = this.ids.has(id(k));
+    else for (const other of this.keys) if (other.key === k.key && other.resolved.kind === k.resolved.kind) seen = true;
+    this.keys.push(k);
+    if (this.ids) this.ids.add(id(k));
+    else if (this.keys.length > 16) this.ids = new Set(this.keys.map(id));
+    return seen;
+  }
+}
+
+const id = (key: Key): string => `${key.resolved.kind}:${key.key}`;
 
 function isFlowIndicator(c: number): boolean {
   return c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d;
@@ -385,7 +403,7 @@ function fromResolved(r: Resolved, span: SourceSpan): SourceNode {
   }
 }
 
-/** As the converter keys a mapping: the JSON key and the identity repeated keys are found by. */
+/** As the converter keys a mapping: the JSON key, and the scalar it came from. */
 function keyOf(node: SourceNode): Key {
   let resolved: Resolved;
   switch (node.kind) {
@@ -403,7 +421,7 @@ function keyOf(node: SourceNode): Key {
   }
   const key = jsonKey(resolved);
   if (key === undefined) throw GIVE_UP;
-  return { key, id: `${resolved.kind[0]}:${key}`, resolved, span: { start: node.start, end: node.end } };
+  return { key, resolved, span: { start: node.start, end: node.end } };
 }
 
 /** The key as go-yaml prints it with %#v, for a repeated key's message. */

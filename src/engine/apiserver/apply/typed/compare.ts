@@ -10,7 +10,7 @@ import type { PathElement } from '../fieldpath/element';
 import { compareElements, field } from '../fieldpath/element';
 import { FieldSet } from '../fieldpath/set';
 import type { ListAtom, MapAtom, TypeRef } from '../schema';
-import { fieldType } from '../schema';
+import { fieldType, hasField } from '../schema';
 import type { Typed } from './atom';
 import { deduce, listItemKey, sameAtom } from './atom';
 
@@ -35,11 +35,7 @@ class Level {
 
   /** The level as a set; a value visited twice (it changed type) may have recorded the same element twice. */
   toSet(): FieldSet {
-    let members: PathElement[] = [];
-    if (this.members) {
-      members = sortInPlace(this.members, compareElements);
-      if (members.length > 1) members = members.filter((m, i, all) => i === 0 || compareElements(all[i - 1]!, m) !== 0);
-    }
+    const members = this.members ? withoutRepeats(sortInPlace(this.members, compareElements)) : [];
     const children: Array<{ pe: PathElement; set: FieldSet }> = [];
     for (const c of this.children ? sortInPlace(this.children, byElement) : []) {
       const last = children[children.length - 1];
@@ -51,6 +47,14 @@ class Level {
 }
 
 const byElement = (a: { pe: PathElement }, b: { pe: PathElement }): number => compareElements(a.pe, b.pe);
+
+/** A sorted list without its repeated elements (in place). */
+function withoutRepeats(items: PathElement[]): PathElement[] {
+  let n = 0;
+  for (let i = 0; i < items.length; i++) if (n === 0 || compareElements(items[n - 1]!, items[i]!) !== 0) items[n++] = items[i]!;
+  items.length = n;
+  return items;
+}
 
 /** Array.prototype.sort's (stable) order; short arrays, the usual case, without its scratch copy. */
 function sortInPlace<T>(items: T[], cmp: (a: T, b: T) => number): T[] {
@@ -67,7 +71,10 @@ function sortInPlace<T>(items: T[], cmp: (a: T, b: T) => number): T[] {
   return items;
 }
 
-/** Where the walk is: a value's path as a chain, with the levels of the sets collected under it. */
+/**
+ * A map or list the walk entered: its path as a chain, with the levels of the sets collected
+ * under it. Scalars need no position of their own: they are recorded in their parent's level.
+ */
 class Position {
   private removed: Level | undefined;
   private modified: Level | undefined;
@@ -75,16 +82,12 @@ class Position {
 
   constructor(
     private readonly parent: Position | undefined,
-    private readonly pe: PathElement | undefined,
+    private readonly pe: PathElement,
   ) {}
 
-  child(pe: PathElement): Position {
-    return new Position(this, pe);
-  }
-
-  /** The path of this position is a member of the change's set (the root path is never one). */
-  record(change: Change): void {
-    if (this.parent) (this.parent.level(change).members ??= []).push(this.pe!);
+  /** The child's path is a member of the change's set. */
+  record(pe: PathElement, change: Change): void {
+    (this.level(change).members ??= []).push(pe);
   }
 
   level(change: Change): Level {
@@ -94,7 +97,7 @@ class Position {
       if (change === REMOVED) this.removed = level;
       else if (change === MODIFIED) this.modified = level;
       else this.added = level;
-      if (this.parent) (this.parent.level(change).children ??= []).push({ pe: this.pe!, level });
+      if (this.parent) (this.parent.level(change).children ??= []).push({ pe: this.pe, level });
     }
     return level;
   }
@@ -105,65 +108,80 @@ class Position {
   }
 }
 
+/**
+ * The walk starts one level up, at a holder whose only child is the compared value: what is
+ * recorded for the value itself (the empty path) is never part of a set.
+ */
+const ROOT = field('');
+
 export function compare(lhs: JsonValue, rhs: JsonValue, ref: TypeRef): Comparison {
-  const root = new Position(undefined, undefined);
-  walk(lhs, rhs, ref, root);
-  return { removed: root.set(REMOVED), modified: root.set(MODIFIED), added: root.set(ADDED) };
+  const holder = new Position(undefined, ROOT);
+  walk(lhs, rhs, ref, holder, ROOT);
+  const setOf = (change: Change): FieldSet => holder.set(change).withPrefix(ROOT);
+  return { removed: setOf(REMOVED), modified: setOf(MODIFIED), added: setOf(ADDED) };
 }
 
-/** One walker step: lhs or rhs may be absent (undefined), not both. */
-function walk(lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef, at: Position): void {
-  const state = { inLeaf: false };
+/** One walker step for the value at `pe` under `parent`: lhs or rhs may be absent (undefined), not both. */
+function walk(lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef, parent: Position, pe: PathElement): void {
   const l = deduce(ref, lhs);
   const r = deduce(ref, rhs);
-  if (rhs === undefined) handle(l, lhs, rhs, at, state);
-  else if (lhs === undefined || sameAtom(l, r)) handle(r, lhs, rhs, at, state);
+  let inLeaf: boolean;
+  if (rhs === undefined) inLeaf = handle(l, lhs, rhs, parent, pe);
+  else if (lhs === undefined || sameAtom(l, r)) inLeaf = handle(r, lhs, rhs, parent, pe);
   else {
-    // A value that changed type is visited as both types, each on its own leaf flag.
-    handle(l, lhs, rhs, at, { inLeaf: false });
-    handle(r, lhs, rhs, at, state);
+    // A value that changed type is visited as both types; only the second decides the leaf check.
+    handle(l, lhs, rhs, parent, pe);
+    inLeaf = handle(r, lhs, rhs, parent, pe);
   }
-  if (!state.inLeaf) {
-    if (lhs === undefined) at.record(ADDED);
-    else if (rhs === undefined) at.record(REMOVED);
+  if (!inLeaf) {
+    if (lhs === undefined) parent.record(pe, ADDED);
+    else if (rhs === undefined) parent.record(pe, REMOVED);
   }
 }
 
-function leaf(lhs: JsonValue | undefined, rhs: JsonValue | undefined, at: Position, state: { inLeaf: boolean }): void {
-  if (state.inLeaf) return;
-  state.inLeaf = true;
-  if (lhs === undefined) at.record(ADDED);
-  else if (rhs === undefined) at.record(REMOVED);
-  else if (!jsonEqual(lhs, rhs)) at.record(MODIFIED);
+function leaf(lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Position, pe: PathElement): true {
+  if (lhs === undefined) parent.record(pe, ADDED);
+  else if (rhs === undefined) parent.record(pe, REMOVED);
+  else if (!jsonEqual(lhs, rhs)) parent.record(pe, MODIFIED);
+  return true;
 }
 
-function handle(t: Typed, lhs: JsonValue | undefined, rhs: JsonValue | undefined, at: Position, state: { inLeaf: boolean }): void {
+/** Whether the value was compared as a leaf. */
+function handle(t: Typed, lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Position, pe: PathElement): boolean {
   const h = t.handler;
   switch (h.kind) {
     case 'scalar':
-      leaf(lhs, rhs, at, state);
-      return;
+      return leaf(lhs, rhs, parent, pe);
     case 'map':
-      compareMaps(h.map, lhs, rhs, at, state);
-      return;
+      return compareMaps(h.map, lhs, rhs, parent, pe);
     case 'list':
-      compareLists(h.list, lhs, rhs, at, state);
-      return;
+      return compareLists(h.list, lhs, rhs, parent, pe);
     case 'none':
-      return;
+      return false;
   }
 }
 
-function compareMaps(t: MapAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, at: Position, state: { inLeaf: boolean }): void {
+/** The field elements of a map type's known fields, made once; other keys get their own. */
+const fieldElements = new WeakMap<MapAtom, Map<string, PathElement>>();
+
+function fieldElement(t: MapAtom, key: string): PathElement {
+  if (!hasField(t, key)) return field(key);
+  let elements = fieldElements.get(t);
+  if (!elements) fieldElements.set(t, (elements = new Map()));
+  let pe = elements.get(key);
+  if (!pe) elements.set(key, (pe = Object.freeze(field(key))));
+  return pe;
+}
+
+function compareMaps(t: MapAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Position, pe: PathElement): boolean {
   const l = isObject(lhs) ? lhs : undefined;
   const r = isObject(rhs) ? rhs : undefined;
   const emptyPromoteToLeaf = isEmptyMap(l) && isEmptyMap(r);
-  if (t.relationship === 'atomic' || emptyPromoteToLeaf) {
-    leaf(lhs, rhs, at, state);
-    return;
-  }
-  if (l) for (const key in l) if (l[key] !== undefined) walk(l[key], r?.[key], fieldType(t, key), at.child(field(key)));
-  if (r) for (const key in r) if (r[key] !== undefined && l?.[key] === undefined) walk(undefined, r[key], fieldType(t, key), at.child(field(key)));
+  if (t.relationship === 'atomic' || emptyPromoteToLeaf) return leaf(lhs, rhs, parent, pe);
+  const at = new Position(parent, pe);
+  if (l) for (const key in l) if (l[key] !== undefined) walk(l[key], r?.[key], fieldType(t, key), at, fieldElement(t, key));
+  if (r) for (const key in r) if (r[key] !== undefined && l?.[key] === undefined) walk(undefined, r[key], fieldType(t, key), at, fieldElement(t, key));
+  return false;
 }
 
 function isEmptyMap(m: JsonObject | undefined): boolean {
@@ -172,19 +190,17 @@ function isEmptyMap(m: JsonObject | undefined): boolean {
   return true;
 }
 
-function compareLists(t: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, at: Position, state: { inLeaf: boolean }): void {
+function compareLists(t: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Position, pe: PathElement): boolean {
   const l = Array.isArray(lhs) ? lhs : undefined;
   const r = Array.isArray(rhs) ? rhs : undefined;
   const emptyPromoteToLeaf = (!l || l.length === 0) && (!r || r.length === 0);
-  if (t.relationship === 'atomic' || emptyPromoteToLeaf) {
-    leaf(lhs, rhs, at, state);
-    return;
-  }
+  if (t.relationship === 'atomic' || emptyPromoteToLeaf) return leaf(lhs, rhs, parent, pe);
+  const at = new Position(parent, pe);
   const groups: Array<{ pe: PathElement; l: JsonValue[]; r: JsonValue[] }> = [];
-  const groupOf = (pe: PathElement): { pe: PathElement; l: JsonValue[]; r: JsonValue[] } => {
-    let g = groups.find((x) => compareElements(x.pe, pe) === 0);
+  const groupOf = (key: PathElement): { pe: PathElement; l: JsonValue[]; r: JsonValue[] } => {
+    let g = groups.find((x) => compareElements(x.pe, key) === 0);
     if (!g) {
-      g = { pe, l: [], r: [] };
+      g = { pe: key, l: [], r: [] };
       groups.push(g);
     }
     return g;
@@ -198,16 +214,16 @@ function compareLists(t: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue | 
     if (k.ok) groupOf(k.pe).r.push(item);
   }
   for (const g of groups) {
-    const item = at.child(g.pe);
-    if (g.l.length <= 1 && g.r.length <= 1) walk(g.l[0], g.r[0], t.element, item);
+    if (g.l.length <= 1 && g.r.length <= 1) walk(g.l[0], g.r[0], t.element, at, g.pe);
     else if (g.l.length >= 2 && g.r.length >= 2) {
-      if (g.l.length !== g.r.length || !g.l.every((v, i) => jsonEqual(v, g.r[i]))) item.record(MODIFIED);
+      if (g.l.length !== g.r.length || !g.l.every((v, i) => jsonEqual(v, g.r[i]))) at.record(g.pe, MODIFIED);
     } else if (g.l.length >= 2) {
-      if (g.r.length !== 0) walk(undefined, g.r[0], t.element, item);
-      item.record(REMOVED);
+      if (g.r.length !== 0) walk(undefined, g.r[0], t.element, at, g.pe);
+      at.record(g.pe, REMOVED);
     } else {
-      if (g.l.length !== 0) walk(g.l[0], undefined, t.element, item);
-      item.record(ADDED);
+      if (g.l.length !== 0) walk(g.l[0], undefined, t.element, at, g.pe);
+      at.record(g.pe, ADDED);
     }
   }
+  return false;
 }

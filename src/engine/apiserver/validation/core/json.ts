@@ -95,7 +95,43 @@ export function semanticEqual(a: unknown, b: unknown, same?: (a: unknown, b: unk
   return a === b;
 }
 
-/** A deep copy of a JSON value, for munging a copy before comparing. */
+/**
+ * A deep copy of a JSON value, for munging a copy before comparing: exactly what a JSON round
+ * trip gives (undefined keys dropped, -0 as 0, non-finite numbers as null), without the text.
+ */
 export function clone<T extends JsonValue | undefined>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+  return v === undefined ? v : (copy(v) as T);
+}
+
+function copy(v: unknown): unknown {
+  switch (typeof v) {
+    case 'number':
+      return Number.isFinite(v) ? (v === 0 ? 0 : v) : null;
+    case 'object':
+      break;
+    default:
+      return v;
+  }
+  if (v === null) return null;
+  if (Array.isArray(v)) {
+    if (Object.getPrototypeOf(v) !== Array.prototype) return roundTrip(v);
+    const out: unknown[] = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = dropped(v[i]) ? null : copy(v[i]);
+    return out;
+  }
+  const proto: unknown = Object.getPrototypeOf(v);
+  if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') return roundTrip(v);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    const e = (v as Record<string, unknown>)[k];
+    if (!dropped(e)) out[k] = copy(e);
+  }
+  return out;
+}
+
+/** What JSON leaves out of objects and writes as null in arrays. */
+const dropped = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol';
+
+function roundTrip(v: unknown): unknown {
+  return JSON.parse(JSON.stringify(v)) as unknown;
 }
