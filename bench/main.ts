@@ -12,6 +12,7 @@ const suites: Record<string, () => Promise<{ default: BenchSuite }>> = {
   validate: () => import('./validate'),
   store: () => import('./store'),
   lsp: () => import('./lsp'),
+  http: () => import('./http'),
 };
 
 async function main(): Promise<void> {

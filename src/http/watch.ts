@@ -2,7 +2,9 @@
  * Watches over HTTP: the response starts at once (headers flushed, chunked), then one JSON
  * object per line, {"type":...,"object":...}, until the client goes away, timeoutSeconds
  * passes, or an ERROR event (410 Expired for a compacted resourceVersion) ends it. Events the
- * engine delivers before the headers are out (the initial state) wait in order.
+ * engine delivers before the headers are out (the initial state) wait in order. Events delivered
+ * together go out in one write: with hundreds of watchers, one TLS record per event would cost
+ * more than the events themselves.
  */
 import type { ApiRequest, WatchEvent } from '../engine/apiserver/request';
 import type { JsonObject } from '../engine/api/types';
@@ -40,21 +42,33 @@ export async function serveWatch(x: Exchange, request: ApiRequest, out: Output, 
   let started = false;
   let ended = false;
   const pending: string[] = [];
+  let batch = '';
+  let flushing: ReturnType<typeof setImmediate> | undefined;
   let stop = (): void => undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const flush = (): void => {
+    flushing = undefined;
+    if (batch && !ended) res.write(batch);
+    batch = '';
+  };
 
   const finish = (): void => {
     if (ended) return;
     ended = true;
     stop();
     if (timer) clearTimeout(timer);
+    if (flushing) clearImmediate(flushing);
     x.facade.streams.delete(finish);
-    if (started) res.end();
+    if (started) res.end(batch || undefined);
   };
   const send = (line: string): void => {
     if (ended) return;
     if (!started) pending.push(line);
-    else res.write(line);
+    else {
+      batch += line;
+      flushing ??= setImmediate(flush);
+    }
   };
 
   const handle = await x.facade.api.watch(request, (e) => {
@@ -80,8 +94,9 @@ export async function serveWatch(x: Exchange, request: ApiRequest, out: Output, 
   res.on('close', finish);
   for (const line of pending.splice(0)) {
     if (line === '') return finish();
-    res.write(line);
+    batch += line;
   }
+  flush();
   const seconds = timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds : MIN_REQUEST_TIMEOUT_S * (1 + Math.random());
   timer = setTimeout(finish, seconds * 1000);
 }
