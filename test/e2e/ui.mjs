@@ -154,6 +154,18 @@ try {
     { status: (await flowStatus.innerText()).trim(), lanes },
   );
   await shot('06-panel-flow');
+
+  // Hidden (another editor in front: the webview is not retained) and shown again: the panel
+  // re-syncs from the host and comes back on the same tab, request and selection.
+  await page.locator('.tabs-container .tab', { hasText: 'web.yaml' }).click();
+  await page.locator('iframe.webview.ready').waitFor({ state: 'hidden' });
+  await page.locator('.tabs-container .tab', { hasText: 'KubeSim Control Plane' }).click();
+  await panel.locator('#view-flow .status', { hasText: 'deployments.apps default/web' }).waitFor();
+  const activeTab = await panel.locator('vscode-panels').getAttribute('activeid');
+  await panel.locator('#tab-revisions').click();
+  const reselected = panel.locator('#view-revisions .vlist-row.selected');
+  await reselected.waitFor();
+  check('hidden and shown again, the panel keeps its tab, flow request and selection', activeTab === 'tab-flow' && /create/.test(await reselected.innerText()), { activeTab, selected: (await reselected.innerText()).replace(/\s+/g, ' ').trim() });
 } catch (err) {
   check('unexpected error', false, String(err?.message ?? err).split('\n')[0]);
   await shot('99-error').catch(() => undefined);
