@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { createCluster, type Cluster } from '../engine/cluster';
 import { ADMIN_USER, ALL_AUTHENTICATED, type UserInfo } from '../engine/apiserver/authn/user';
 import { Pacer, type WallClock } from '../engine/pacer';
-import { startApiEndpoint, KUBERNETES_VERSION, type ApiEndpoint } from '../http';
+import { kubeconfigText, startApiEndpoint, KUBERNETES_VERSION, type ApiEndpoint } from '../http';
 import { applyManifestText } from '../engine/manifests/apply';
 
 const USAGE = `Serve a simulated Kubernetes 1.35 cluster's API on 127.0.0.1 for kubectl.
@@ -88,22 +88,6 @@ function parseArgs(argv: string[]): ServeArgs | string {
     }
   }
   return args;
-}
-
-interface KubeconfigUser {
-  context: string;
-  user: string;
-  token: string;
-}
-
-/** A kubeconfig in kubectl's own layout: one cluster, a context per user, the admin current. */
-export function kubeconfigText(server: string, ca: string, users: readonly KubeconfigUser[]): string {
-  const caData = Buffer.from(ca).toString('base64');
-  const lines = ['apiVersion: v1', 'clusters:', '- cluster:', `    certificate-authority-data: ${caData}`, `    server: ${server}`, '  name: kubesim', 'contexts:'];
-  for (const u of users) lines.push('- context:', '    cluster: kubesim', '    namespace: default', `    user: ${u.user}`, `  name: ${u.context}`);
-  lines.push(`current-context: ${users[0]!.context}`, 'kind: Config', 'preferences: {}', 'users:');
-  for (const u of users) lines.push(`- name: ${u.user}`, '  user:', `    token: ${u.token}`);
-  return lines.join('\n') + '\n';
 }
 
 const wallClock: WallClock = {

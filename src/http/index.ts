@@ -1,2 +1,3 @@
 export { startApiEndpoint, LOOPBACK, type ApiEndpoint, type ApiEndpointOptions } from './server';
 export { KUBERNETES_VERSION } from './version';
+export { kubeconfigText, type KubeconfigUser } from './kubeconfig';

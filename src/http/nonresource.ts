@@ -10,14 +10,10 @@ import { healthBody, isHealthEndpoint } from './health';
 import { contentTypeOf, negotiateOutput } from './negotiate';
 import { openapiV3Index, serveOpenApiDocument } from './openapi';
 import { openapiV2Document } from './openapi-v2';
-import { writeBody, writeJson, writeStatus } from './respond';
+import { notFoundError, writeBody, writeJson, writeStatus } from './respond';
 import { VERSION_INFO } from './version';
 
-export function notFoundError(): StatusError {
-  return new StatusError({ code: 404, reason: 'NotFound', message: 'the server could not find the requested resource', details: {} });
-}
-
-/** Serves a non-resource path; false when nothing is served there. */
+/** Serves a non-resource path (404 where nothing is served). */
 export async function serveNonResource(x: Exchange): Promise<void> {
   const { req, res, url, facade } = x;
   const path = url.pathname.replace(/\/+$/, '') || '/';

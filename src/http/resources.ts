@@ -18,7 +18,7 @@ import { serveLogs } from './pod-logs';
 import { decodeProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf/decode';
 import { contentTypeOf, negotiateOutput, type Output } from './negotiate';
 import { parseQuery, tableOptionsError, type QueryOptions } from './query';
-import { asStatusError, writeJson, writeStatus } from './respond';
+import { notFoundError, writeJson, writeStatus } from './respond';
 import { printerOf, transform, type TransformContext } from './table';
 import { serveWatch } from './watch';
 
@@ -28,10 +28,6 @@ const WRITE_KIND: Partial<Record<string, string>> = { create: 'CreateOptions', u
 /** dryRun values other than "All": the options' validation error. */
 function dryRunError(verb: string, values: string[]): StatusError {
   return invalidError({ group: 'meta.k8s.io', name: WRITE_KIND[verb] ?? 'CreateOptions' }, '', [notSupported(Path.root('dryRun'), values, ['All'])]);
-}
-
-function notFound(): StatusError {
-  return new StatusError({ code: 404, reason: 'NotFound', message: 'the server could not find the requested resource', details: {} });
 }
 
 function badBody(message: string): StatusError {
@@ -72,7 +68,7 @@ export async function serveResource(x: Exchange, info: RequestInfo): Promise<voi
   if (query instanceof StatusError) return writeStatus(req, res, query);
   const out = negotiateOutput(req.headers.accept, 'resource');
   const verb = info.verb;
-  if (!ENGINE_VERBS.has(verb)) return writeStatus(req, res, notFound());
+  if (!ENGINE_VERBS.has(verb)) return writeStatus(req, res, notFoundError());
   if (query.badDryRun) return writeStatus(req, res, dryRunError(verb, query.badDryRun));
 
   const body = await requestBody(x, verb);
@@ -105,11 +101,7 @@ export async function serveResource(x: Exchange, info: RequestInfo): Promise<voi
   if (response.code >= 300) return writeJson(req, res, response.code, response.body, response.warnings);
   if (out instanceof StatusError) return writeStatus(req, res, out, response.warnings);
   const converted = verb === 'get' || verb === 'list' ? out : ({ as: 'object' } as Output);
-  try {
-    writeJson(req, res, response.code, transform(response.body, converted, table), response.warnings, contentTypeOf(converted));
-  } catch (err) {
-    writeStatus(req, res, asStatusError(err));
-  }
+  writeJson(req, res, response.code, transform(response.body, converted, table), response.warnings, contentTypeOf(converted));
 }
 
 async function tableContext(x: Exchange, info: RequestInfo, query: QueryOptions): Promise<TransformContext | StatusError | undefined> {

@@ -57,3 +57,8 @@ export function asStatusError(err: unknown): StatusError {
   const message = err instanceof Error ? err.message : String(err);
   return new StatusError({ code: 500, reason: 'InternalError', message: `Internal error occurred: ${message}`, details: { causes: [{ message }] } });
 }
+
+/** What kube-apiserver answers for a path it does not serve. */
+export function notFoundError(): StatusError {
+  return new StatusError({ code: 404, reason: 'NotFound', message: 'the server could not find the requested resource', details: {} });
+}

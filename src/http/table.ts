@@ -6,9 +6,8 @@
 import { isObject, type JsonObject, type KubeObject } from '../engine/api/types';
 import type { ResourceInfo } from '../engine/api/registry/types';
 import { BUILTIN_RESOURCES } from '../engine/api/registry';
-import { customResourcePrinter, printerFor, printTable, type PrinterColumn, type Printer, type Table } from '../engine/printers';
+import { customResourcePrinter, printerFor, printTable, scalePrinter, type IncludeObject, type PrinterColumn, type Printer, type Table } from '../engine/printers';
 import type { ObjectReader } from '../engine/apiserver/storage/reader';
-import { scalePrinter } from '../engine/printers';
 import type { Output } from './negotiate';
 
 const BUILTIN = new Set(BUILTIN_RESOURCES.map((r) => `${r.group}/${r.resource}`));
@@ -49,22 +48,24 @@ function listMeta(body: JsonObject): Table['metadata'] {
 export interface TransformContext {
   printer: Printer;
   now: number;
-  include: 'None' | 'Metadata' | 'Object' | undefined;
+  include: IncludeObject | undefined;
+  /** Set once a watch has sent the column definitions. */
   noHeaders?: boolean;
 }
 
 /** The response body in the negotiated form. */
 export function transform(body: JsonObject, out: Output, ctx: TransformContext | undefined): JsonObject {
   if (out.as === 'object' || out.as === 'APIGroupDiscoveryList' || body.kind === 'Status') return body;
-  const items = (isList(body) ? (body.items as unknown[]) : [body]).filter(isObject) as unknown as KubeObject[];
-  if (out.as === 'Table' && ctx) {
-    const meta = isList(body) ? listMeta(body) : { resourceVersion: String((items[0]?.metadata.resourceVersion as string | undefined) ?? '') };
+  const list = isList(body);
+  const items = (list ? (body.items as unknown[]) : [body]).filter(isObject) as unknown as KubeObject[];
+  if (out.as === 'Table') {
+    if (!ctx) return body;
+    const meta = list ? listMeta(body) : { resourceVersion: items[0]?.metadata.resourceVersion ?? '' };
     const table = printTable(ctx.printer, items, ctx.now, { includeObject: ctx.include ?? 'Metadata', listMeta: meta, noHeaders: ctx.noHeaders });
     return { ...table, apiVersion: `meta.k8s.io/${out.version}` } as unknown as JsonObject;
   }
-  const partial = (o: KubeObject): JsonObject => ({ kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${out.as === 'Table' ? 'v1' : out.version}`, metadata: o.metadata as JsonObject });
-  if (out.as === 'PartialObjectMetadataList' || isList(body)) {
-    return { kind: 'PartialObjectMetadataList', apiVersion: `meta.k8s.io/${out.as === 'Table' ? 'v1' : out.version}`, metadata: listMeta(body), items: items.map(partial) };
-  }
+  const apiVersion = `meta.k8s.io/${out.version}`;
+  const partial = (o: KubeObject): JsonObject => ({ kind: 'PartialObjectMetadata', apiVersion, metadata: o.metadata as JsonObject });
+  if (out.as === 'PartialObjectMetadataList' || list) return { kind: 'PartialObjectMetadataList', apiVersion, metadata: listMeta(body), items: items.map(partial) };
   return partial(items[0]!);
 }
