@@ -7,7 +7,6 @@
  * more than the events themselves.
  */
 import type { ApiRequest, WatchEvent } from '../engine/apiserver/request';
-import type { JsonObject } from '../engine/api/types';
 import type { Exchange } from './context';
 import { encodeJson, statusBody } from './json';
 import { contentTypeOf, type Output } from './negotiate';
@@ -17,40 +16,42 @@ import { transform, type TransformContext } from './table';
 /** kube-apiserver's --min-request-timeout: a watch without timeoutSeconds lasts 1-2x this. */
 const MIN_REQUEST_TIMEOUT_S = 1800;
 
-/** Each shared (frozen) object is encoded once for all the watchers that receive it. */
-const encoded = new WeakMap<object, string>();
+/**
+ * Each shared (frozen) object's event line is encoded once, to bytes, for all the watchers that
+ * receive it as plain JSON.
+ */
+const encoded = new WeakMap<object, Map<string, Buffer>>();
 
-function encodeObject(object: JsonObject): string {
-  let s = encoded.get(object);
-  if (s === undefined) {
-    s = encodeJson(object).slice(0, -1);
-    encoded.set(object, s);
-  }
-  return s;
+function sharedLine(e: WatchEvent): Buffer {
+  let byType = encoded.get(e.object);
+  if (!byType) encoded.set(e.object, (byType = new Map()));
+  let line = byType.get(e.type);
+  if (!line) byType.set(e.type, (line = Buffer.from(`{"type":"${e.type}","object":${encodeJson(e.object).slice(0, -1)}}\n`)));
+  return line;
 }
 
-function eventLine(e: WatchEvent, out: Output, table: TransformContext | undefined): string {
-  if (e.type === 'ERROR') return `{"type":"ERROR","object":${encodeJson(statusBody(e.object as never)).slice(0, -1)}}\n`;
-  if (out.as === 'object') return `{"type":"${e.type}","object":${encodeObject(e.object)}}\n`;
+function eventLine(e: WatchEvent, out: Output, table: TransformContext | undefined): Buffer {
+  if (e.type === 'ERROR') return Buffer.from(`{"type":"ERROR","object":${encodeJson(statusBody(e.object as never)).slice(0, -1)}}\n`);
+  if (out.as === 'object') return sharedLine(e);
   const object = e.type === 'BOOKMARK' && table ? transform({ kind: 'List', items: [], metadata: e.object.metadata ?? {} }, out, table) : transform(e.object, out, table);
   if (table) table.noHeaders = true;
-  return encodeJson({ type: e.type, object });
+  return Buffer.from(encodeJson({ type: e.type, object }));
 }
 
 export async function serveWatch(x: Exchange, request: ApiRequest, out: Output, table: TransformContext | undefined, timeoutSeconds: number | undefined): Promise<void> {
   const { req, res } = x;
   let started = false;
   let ended = false;
-  const pending: string[] = [];
-  let batch = '';
+  const pending: (Buffer | undefined)[] = [];
+  let batch: Buffer[] = [];
   let flushing: ReturnType<typeof setImmediate> | undefined;
   let stop = (): void => undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const flush = (): void => {
     flushing = undefined;
-    if (batch && !ended) res.write(batch);
-    batch = '';
+    if (batch.length > 0 && !ended) res.write(batch.length === 1 ? batch[0] : Buffer.concat(batch));
+    batch = [];
   };
 
   const finish = (): void => {
@@ -60,13 +61,13 @@ export async function serveWatch(x: Exchange, request: ApiRequest, out: Output, 
     if (timer) clearTimeout(timer);
     if (flushing) clearImmediate(flushing);
     x.facade.streams.delete(finish);
-    if (started) res.end(batch || undefined);
+    if (started) res.end(batch.length > 0 ? Buffer.concat(batch) : undefined);
   };
-  const send = (line: string): void => {
+  const send = (line: Buffer): void => {
     if (ended) return;
     if (!started) pending.push(line);
     else {
-      batch += line;
+      batch.push(line);
       flushing ??= setImmediate(flush);
     }
   };
@@ -76,7 +77,7 @@ export async function serveWatch(x: Exchange, request: ApiRequest, out: Output, 
     send(eventLine(e, out, table));
     if (e.type === 'ERROR') {
       if (started) finish();
-      else pending.push('');
+      else pending.push(undefined);
     }
   });
   stop = () => handle.stop();
@@ -93,8 +94,8 @@ export async function serveWatch(x: Exchange, request: ApiRequest, out: Output, 
   x.facade.streams.add(finish);
   res.on('close', finish);
   for (const line of pending.splice(0)) {
-    if (line === '') return finish();
-    batch += line;
+    if (!line) return finish();
+    batch.push(line);
   }
   flush();
   const seconds = timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds : MIN_REQUEST_TIMEOUT_S * (1 + Math.random());
