@@ -19,10 +19,11 @@ Usage:
 
 Options:
   -f, --filename <path>   A manifest file or a folder of .yaml/.yml/.json files (repeatable).
-      --nodes <n>         Worker nodes (default 3: 4 CPU, 16 GiB, 110 pods each, zones a/b/c).
+      --nodes <n>         Worker nodes (default 3: 4 CPU, 16 GiB, 110 pods each, zones a/b/c),
+                          besides the tainted control-plane node.
       --seed <s>          Seed for names, IPs and scheduling ties (default "kubesim").
       --until <when>      "settled" (default) or a virtual duration such as 90s, 5m, 1h.
-  -o, --output <format>   "timeline" (default) or "json".
+  -o, --output <format>   "timeline" (default) or "json": {records, objects, ...}.
 `;
 
 interface Args {
