@@ -20,6 +20,7 @@ import { contentTypeOf, negotiateOutput, type Output } from './negotiate';
 import { parseQuery, tableOptionsError, type QueryOptions } from './query';
 import { notFoundError, writeJson, writeStatus } from './respond';
 import { printerOf, transform, type TransformContext } from './table';
+import { traceRefusal } from './trace';
 import { serveWatch } from './watch';
 
 const ENGINE_VERBS = new Set<string>(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
@@ -64,15 +65,19 @@ async function requestBody(x: Exchange, verb: string): Promise<{ body?: RequestB
 
 export async function serveResource(x: Exchange, info: RequestInfo): Promise<void> {
   const { req, res, facade } = x;
+  const refuse = (err: StatusError): void => {
+    traceRefusal(x, info, err);
+    writeStatus(req, res, err);
+  };
   const query = parseQuery(x.url.searchParams);
-  if (query instanceof StatusError) return writeStatus(req, res, query);
+  if (query instanceof StatusError) return refuse(query);
   const out = negotiateOutput(req.headers.accept, 'resource');
   const verb = info.verb;
-  if (!ENGINE_VERBS.has(verb)) return writeStatus(req, res, notFoundError());
-  if (query.badDryRun) return writeStatus(req, res, dryRunError(verb, query.badDryRun));
+  if (!ENGINE_VERBS.has(verb)) return refuse(notFoundError());
+  if (query.badDryRun) return refuse(dryRunError(verb, query.badDryRun));
 
   const body = await requestBody(x, verb);
-  if (body instanceof StatusError) return writeStatus(req, res, body);
+  if (body instanceof StatusError) return refuse(body);
   const request: ApiRequest = {
     verb: verb as Verb,
     token: x.token,
@@ -90,15 +95,16 @@ export async function serveResource(x: Exchange, info: RequestInfo): Promise<voi
   };
 
   const table = out instanceof StatusError || out.as !== 'Table' ? undefined : await tableContext(x, info, query);
-  if (table instanceof StatusError) return writeStatus(req, res, table);
+  if (table instanceof StatusError) return refuse(table);
   if (verb === 'watch') {
-    if (out instanceof StatusError) return writeStatus(req, res, out);
+    if (out instanceof StatusError) return refuse(out);
     return serveWatch(x, request, out, table, query.timeoutSeconds);
   }
   if (info.subresource === 'log' && verb === 'get') return serveLogs(x, request);
 
   const response = await facade.api.handle(request);
   if (response.code >= 300) return writeJson(req, res, response.code, response.body, response.warnings);
+  // kube-apiserver negotiates the response's form after serving the request.
   if (out instanceof StatusError) return writeStatus(req, res, out, response.warnings);
   const converted = verb === 'get' || verb === 'list' ? out : ({ as: 'object' } as Output);
   writeJson(req, res, response.code, transform(response.body, converted, table), response.warnings, contentTypeOf(converted));

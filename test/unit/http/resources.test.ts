@@ -85,4 +85,18 @@ describe('http: resources', () => {
     const unsupported = await s.send('PATCH', '/api/v1/namespaces/default/configmaps/one', { headers: json, body: '{}' });
     assert.equal(unsupported.json().message, 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml');
   });
+
+  it('leaves a trace record for every request, also those refused before the API server', async () => {
+    const first = s.cluster.trace.next;
+    await s.send('POST', '/api/v1/namespaces/default/configmaps', { headers: { 'Content-Type': 'text/plain' }, body: cm('x') });
+    await s.send('GET', '/api/v1/namespaces/default/configmaps/one');
+    const records = s.cluster.trace.since(first).filter((r) => r.type === 'api.request') as unknown as { user: string; verb: string; resource: string; code: number; message?: string }[];
+    assert.deepEqual(
+      records.map((r) => [r.user, r.verb, r.resource, r.code]),
+      [
+        ['kubernetes-admin', 'create', 'configmaps', 415],
+        ['kubernetes-admin', 'get', 'configmaps', 200],
+      ],
+    );
+  });
 });
