@@ -20,6 +20,10 @@ import { EndpointSliceController, ENDPOINTSLICE_CONTROLLER_ACCOUNT, type Control
 import { GarbageCollector, GARBAGE_COLLECTOR_ACCOUNT } from '../controllers/garbagecollector/collector';
 import { NamespaceController, NAMESPACE_CONTROLLER_ACCOUNT } from '../controllers/namespace/controller';
 import { NodeLifecycleController, NODE_CONTROLLER_ACCOUNT, type NodeLifecycleSettings } from '../controllers/nodelifecycle/controller';
+import { PodGCController, POD_GC_ACCOUNT } from '../controllers/podgc/controller';
+import { ResourceQuotaController, RESOURCE_QUOTA_CONTROLLER_ACCOUNT } from '../controllers/resourcequota/controller';
+import { StatefulSetController, STATEFULSET_CONTROLLER_ACCOUNT } from '../controllers/statefulset/controller';
+import { TTLAfterFinishedController, TTL_AFTER_FINISHED_ACCOUNT } from '../controllers/ttlafterfinished/controller';
 import { ReplicaSetController, REPLICASET_CONTROLLER_ACCOUNT } from '../controllers/replicaset/controller';
 import { RootCACertPublisher, ROOT_CA_PUBLISHER_ACCOUNT } from '../controllers/rootcacertpublisher/publisher';
 import { SIMULATED_ROOT_CA } from '../controllers/rootcacertpublisher/root-ca';
@@ -55,14 +59,18 @@ const CONTROLLERS: readonly { name: string; account: string; create: LoopFactory
   { name: 'garbage-collector-controller', account: GARBAGE_COLLECTOR_ACCOUNT, create: (d, s) => new GarbageCollector(d, s.registry) },
   { name: 'deployment-controller', account: DEPLOYMENT_CONTROLLER_ACCOUNT, create: (d) => new DeploymentController(d) },
   { name: 'replicaset-controller', account: REPLICASET_CONTROLLER_ACCOUNT, create: (d) => new ReplicaSetController(d) },
+  { name: 'statefulset-controller', account: STATEFULSET_CONTROLLER_ACCOUNT, create: (d) => new StatefulSetController(d) },
   { name: 'daemonset-controller', account: DAEMONSET_CONTROLLER_ACCOUNT, create: (d) => new DaemonSetController(d) },
   { name: 'job-controller', account: JOB_CONTROLLER_ACCOUNT, create: (d) => new JobController(d) },
   { name: 'cronjob-controller', account: CRONJOB_CONTROLLER_ACCOUNT, create: (d) => new CronJobController(d) },
+  { name: 'ttl-after-finished-controller', account: TTL_AFTER_FINISHED_ACCOUNT, create: (d) => new TTLAfterFinishedController(d) },
+  { name: 'resourcequota-controller', account: RESOURCE_QUOTA_CONTROLLER_ACCOUNT, create: (d, s) => new ResourceQuotaController(d, s.registry) },
   { name: 'disruption-controller', account: DISRUPTION_CONTROLLER_ACCOUNT, create: (d, s) => new DisruptionController(d, s.registry) },
   { name: 'endpoints-controller', account: ENDPOINT_CONTROLLER_ACCOUNT, create: (d) => new EndpointsController(d) },
   { name: 'endpointslice-controller', account: ENDPOINTSLICE_CONTROLLER_ACCOUNT, create: (d) => new EndpointSliceController(d) },
   { name: 'node-lifecycle-controller', account: NODE_CONTROLLER_ACCOUNT, create: (d, _s, o) => new NodeLifecycleController(d, o.nodeLifecycle) },
   { name: 'taint-eviction-controller', account: TAINT_EVICTION_ACCOUNT, create: (d) => new TaintEvictionController(d) },
+  { name: 'pod-garbage-collector-controller', account: POD_GC_ACCOUNT, create: (d) => new PodGCController(d) },
 ];
 
 export class KubeControllerManager {
