@@ -26,7 +26,7 @@ export const priorityClassPrinter: Printer = {
     ageColumn,
     column('PreemptionPolicy', 'string', PRIORITY_CLASS_PREEMPTION_POLICY),
   ],
-  cells: (pc, ctx) => [pc.metadata.name ?? '', int(pc.value), pc.globalDefault === true, ageOf(pc, ctx.now), str(pc.preemptionPolicy) || '<unset>'],
+  cells: (pc, ctx) => [pc.metadata.name ?? '', int(pc.value), pc.globalDefault === true, ageOf(pc, ctx.now), str(pc.preemptionPolicy)],
 };
 
 export const leasePrinter: Printer = {

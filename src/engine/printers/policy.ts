@@ -52,10 +52,12 @@ function metricPair(spec: Record<string, unknown>, status: Record<string, unknow
     }
     return `${cur ? quantityString(cur.value) : '<unknown>'}/${quantityString(target.value)}`;
   }
-  if (present(target.averageValue)) return `${cur ? quantityString(cur.averageValue) : '<unknown>'}/${quantityString(target.averageValue)}`;
+  // Resource metrics name the resource: "cpu: 42%/80%".
+  const resource = `${str(obj(spec[field]).name)}: `;
+  if (present(target.averageValue)) return `${resource}${cur ? quantityString(cur.averageValue) : '<unknown>'}/${quantityString(target.averageValue)}`;
   const current = cur && present(cur.averageUtilization) ? `${int(cur.averageUtilization)}%` : '<unknown>';
   const goal = present(target.averageUtilization) ? `${int(target.averageUtilization)}%` : '<auto>';
-  return `${current}/${goal}`;
+  return `${resource}${current}/${goal}`;
 }
 
 /** An autoscaling/v1 CPU target in the v2 shape the API server prints from. */

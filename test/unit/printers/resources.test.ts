@@ -85,7 +85,7 @@ describe('printers: resources', () => {
       spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }] },
       status: { currentReplicas: 2, currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 42 } } }] },
     });
-    assert.deepEqual(row('autoscaling', 'horizontalpodautoscalers', hpa), ['h', 'Deployment/web', '42%/80%', '1', 5, 2, '60m']);
+    assert.deepEqual(row('autoscaling', 'horizontalpodautoscalers', hpa), ['h', 'Deployment/web', 'cpu: 42%/80%', '1', 5, 2, '60m']);
   });
 
   it('kinds without a printer get NAME and CREATED AT; custom resources their CRD columns', () => {
