@@ -36,13 +36,14 @@ export class VirtualList<T extends HasId> {
     const template = options.columns.map((c) => c.width).join(' ');
     const header = h(
       'div',
-      { class: 'vlist-header', role: 'row' },
-      ...options.columns.map((c) => h('div', { class: 'vlist-cell', role: 'columnheader' }, c.title)),
+      { class: 'vlist-header', role: 'rowgroup' },
+      h('div', { class: 'vlist-header-row', role: 'row', 'aria-rowindex': 1 }, ...options.columns.map((c) => h('div', { class: 'vlist-cell', role: 'columnheader' }, c.title))),
     );
-    this.layer = h('div', { class: 'vlist-rows', role: 'rowgroup' });
-    this.spacer = h('div', { class: 'vlist-spacer' }, this.layer);
-    this.body = h('div', { class: 'vlist-body', tabindex: 0, role: 'grid', 'aria-label': options.label, 'aria-colcount': options.columns.length }, this.spacer);
-    this.element = h('div', { class: 'vlist' }, header, this.body);
+    this.layer = h('div', { class: 'vlist-rows', role: 'presentation' });
+    this.spacer = h('div', { class: 'vlist-spacer', role: 'presentation' }, this.layer);
+    this.body = h('div', { class: 'vlist-body', role: 'rowgroup' }, this.spacer);
+    // The grid itself takes focus (one tab stop); the active row is its aria-activedescendant.
+    this.element = h('div', { class: 'vlist', role: 'grid', tabindex: 0, 'aria-label': options.label, 'aria-colcount': options.columns.length }, header, this.body);
     this.element.style.setProperty('--vlist-columns', template);
     this.element.style.setProperty('--vlist-row-height', `${ROW_HEIGHT}px`);
     this.body.addEventListener('scroll', () => {
@@ -50,12 +51,12 @@ export class VirtualList<T extends HasId> {
       this.options.onScroll(this.body.scrollTop);
       this.invalidate();
     });
-    this.body.addEventListener('keydown', (e) => this.onKey(e));
+    this.element.addEventListener('keydown', (e) => this.onKey(e));
     this.layer.addEventListener('click', (e) => {
       const row = (e.target as Element).closest<HTMLElement>('.vlist-row');
       const index = row ? Number(row.dataset.index) : NaN;
       if (Number.isInteger(index)) this.selectIndex(index, false);
-      this.body.focus({ preventScroll: true });
+      this.element.focus({ preventScroll: true });
     });
   }
 
@@ -72,7 +73,7 @@ export class VirtualList<T extends HasId> {
   }
 
   focus(): void {
-    this.body.focus();
+    this.element.focus();
   }
 
   setItems(items: SortedWindow<T>): void {
@@ -115,7 +116,7 @@ export class VirtualList<T extends HasId> {
   render(): void {
     const count = this.count;
     this.spacer.style.height = `${count * ROW_HEIGHT}px`;
-    this.body.setAttribute('aria-rowcount', String(count));
+    this.element.setAttribute('aria-rowcount', String(count + 1));
     if (this.pendingEnd) {
       this.pendingEnd = false;
       this.body.scrollTop = Math.max(0, count * ROW_HEIGHT - this.body.clientHeight);
@@ -136,8 +137,8 @@ export class VirtualList<T extends HasId> {
       this.fill(el, item, view.start + i);
       if (item.id === this.selectedId) active = el.id;
     }
-    if (active) this.body.setAttribute('aria-activedescendant', active);
-    else this.body.removeAttribute('aria-activedescendant');
+    if (active) this.element.setAttribute('aria-activedescendant', active);
+    else this.element.removeAttribute('aria-activedescendant');
   }
 
   private createRow(): HTMLElement {
@@ -155,7 +156,7 @@ export class VirtualList<T extends HasId> {
     const row = this.options.row(item);
     el.dataset.id = String(item.id);
     el.dataset.index = String(index);
-    el.setAttribute('aria-rowindex', String(index + 1));
+    el.setAttribute('aria-rowindex', String(index + 2));
     el.className = row.tone ? `vlist-row ${row.tone}` : 'vlist-row';
     const cells = el.children;
     for (let c = 0; c < cells.length; c++) {
