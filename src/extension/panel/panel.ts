@@ -46,7 +46,9 @@ export class ControlPlanePanel {
     const webview = webviewPanel.webview;
     this.render();
     this.disposables.push(
-      webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
+      webview.onDidReceiveMessage((raw: unknown) =>
+        this.receive(raw).catch((err: unknown) => void vscode.window.showErrorMessage(`KubeSim Control Plane: ${err instanceof Error ? err.message : String(err)}`)),
+      ),
       webviewPanel.onDidChangeViewState(() => {
         if (webviewPanel.visible) return;
         // The webview is gone; the next load gets a fresh nonce and re-syncs.
