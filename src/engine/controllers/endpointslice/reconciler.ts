@@ -135,7 +135,6 @@ function finalize(input: ReconcileInput, plan: AddressTypePlan): SliceAction[] {
     const slice = create[create.length - 1]!;
     if (doomed.addressType === slice.addressType && ownedBy(doomed, input.service)) {
       slice.metadata.name = doomed.metadata.name;
-      delete slice.metadata.generateName;
       slice.metadata.resourceVersion = doomed.metadata.resourceVersion;
       slice.metadata.uid = doomed.metadata.uid;
       create.pop();
