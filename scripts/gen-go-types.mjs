@@ -9,6 +9,16 @@
 // k8s.io/apiextensions-apiserver from local git mirrors (default /work/.mirror).
 // Output: { structs: { <OpenAPI definition>: [<Go struct name>, { <json field>: <Go type> }] },
 //           named: { <Go type>: <underlying Go type> } } for named non-struct types.
+//
+// It also writes schemas/kubernetes/1.35/go-json.json.gz: how encoding/json writes each struct
+// reachable from a served kind, for the API server's Go-shaped storage encoding.
+// Output: { kinds: { "<group>/<version>/<Kind>": <definition> },
+//           structs: { <definition>: [[<json field>, <flags>, <type code>], ...] } }
+// with fields in Go's order (inline embedded structs in place), flags 1 = omitempty and
+// 2 = omitzero, and type codes: s string, n number, b bool, B []byte, t Time or MicroTime
+// (zero is null), q Quantity (zero "0"), i IntOrString (zero 0), d Duration (zero "0s"),
+// r raw JSON kept as it is (zero null), *X pointer, [X slice, {X map with values X,
+// @<definition> struct.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -81,6 +91,27 @@ function printType(expr, pkg, imports) {
   return `${path.slice(path.lastIndexOf('/') + 1)}.${expr.slice(dot + 1)}`;
 }
 
+/** Go type expression -> the same with every named type qualified by its import path. */
+function qualifyType(expr, importPath, imports) {
+  if (expr.startsWith('*')) return '*' + qualifyType(expr.slice(1), importPath, imports);
+  if (expr.startsWith('[]')) return '[]' + qualifyType(expr.slice(2), importPath, imports);
+  if (expr.startsWith('map[')) {
+    let depth = 0;
+    let i = 3;
+    for (; i < expr.length; i++) {
+      if (expr[i] === '[') depth++;
+      else if (expr[i] === ']' && --depth === 0) break;
+    }
+    return `map[${qualifyType(expr.slice(4, i), importPath, imports)}]${qualifyType(expr.slice(i + 1), importPath, imports)}`;
+  }
+  if (expr === 'interface{}' || BUILTINS.has(expr)) return expr;
+  const dot = expr.indexOf('.');
+  if (dot < 0) return `${importPath}.${expr}`;
+  const path = imports.get(expr.slice(0, dot));
+  if (!path) throw new Error(`unknown import in ${expr}`);
+  return `${path}.${expr.slice(dot + 1)}`;
+}
+
 function parse(source) {
   const text = execFileSync('git', ['-C', join(mirrors, source.repo, 'repo'), 'show', `${REF}:${source.file}`], { encoding: 'utf8', maxBuffer: 64 << 20 });
   const pkg = /^package (\w+)/m.exec(text)[1];
@@ -110,17 +141,31 @@ function parse(source) {
         if (!m) throw new Error(`${source.file}:${i + 1}: cannot read field: ${line}`);
         const [, name, type, tags] = m;
         const json = /json:"([^"]*)"/.exec(tags ?? '')?.[1];
-        const jsonName = json?.split(',')[0];
+        const [jsonName, ...opts] = json?.split(',') ?? [];
         if (jsonName === '-' || (name && /^[a-z]/.test(name))) continue;
         const printed = printType(type, pkg, imports);
-        if (!name && !jsonName) fields.push({ inline: printed.replace(/^\*/, '') });
-        else fields.push({ json: jsonName || name || printed.slice(printed.lastIndexOf('.') + 1), type: printed });
+        const qualified = qualifyType(type, source.importPath, imports);
+        if (!name && !jsonName) fields.push({ inline: printed.replace(/^\*/, ''), qualifiedInline: qualified.replace(/^\*/, '') });
+        else fields.push({ json: jsonName || name || printed.slice(printed.lastIndexOf('.') + 1), type: printed, qualified, opts });
       }
       structs.push({ printed: `${pkg}.${start[1]}`, name: start[1], importPath: source.importPath, fields });
       continue;
     }
+    const empty = /^type (\w+) struct\{\}$/.exec(lines[i]);
+    if (empty) {
+      structs.push({ printed: `${pkg}.${empty[1]}`, name: empty[1], importPath: source.importPath, fields: [], empty: true });
+      continue;
+    }
     const alias = /^type (\w+) (=\s*)?([^\s{]+)$/.exec(lines[i]);
-    if (alias) named.push({ printed: `${pkg}.${alias[1]}`, isAlias: !!alias[2], underlying: printType(alias[3].trim(), pkg, imports) });
+    if (alias) {
+      named.push({
+        printed: `${pkg}.${alias[1]}`,
+        isAlias: !!alias[2],
+        underlying: printType(alias[3].trim(), pkg, imports),
+        qualified: `${source.importPath}.${alias[1]}`,
+        qualifiedUnderlying: qualifyType(alias[3].trim(), source.importPath, imports),
+      });
+    }
   }
   return { structs, named };
 }
@@ -130,7 +175,8 @@ const named = { ...FOREIGN_NAMED };
 const aliases = new Map();
 for (const source of SOURCES) {
   const parsed = parse(source);
-  for (const s of parsed.structs) {
+  // Empty structs (struct{}) only matter to the encoding table below.
+  for (const s of parsed.structs.filter((x) => !x.empty)) {
     const key = `${s.importPath}.${s.name}`;
     structsByPrinted.set(key, s);
   }
@@ -193,6 +239,111 @@ const usedNamed = Object.fromEntries(
 const out = JSON.stringify({ structs: sortedStructs, named: usedNamed });
 writeFileSync(join(root, 'schemas', 'kubernetes', '1.35', 'go-types.json.gz'), gzipSync(Buffer.from(out), { level: 9 }));
 console.log(`${Object.keys(sortedStructs).length} structs, ${Object.keys(usedNamed).length} named types, ${out.length} bytes`);
+
+// ---- go-json.json.gz: what encoding/json writes for each struct ----
+
+const META = 'k8s.io/apimachinery/pkg/apis/meta/v1';
+const APIEXT = 'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1';
+/** Types with their own MarshalJSON (or from packages not read here), by what their value is. */
+const SPECIAL_CODES = {
+  [`${META}.Time`]: 't',
+  [`${META}.MicroTime`]: 't',
+  [`${META}.Duration`]: 'd',
+  [`${META}.FieldsV1`]: 'r',
+  'k8s.io/apimachinery/pkg/api/resource.Quantity': 'q',
+  'k8s.io/apimachinery/pkg/util/intstr.IntOrString': 'i',
+  'k8s.io/apimachinery/pkg/runtime.RawExtension': 'r',
+  'k8s.io/apimachinery/pkg/types.UID': 's',
+  'time.Duration': 'n',
+  'interface{}': 'r',
+  [`${APIEXT}.JSON`]: 'r',
+  [`${APIEXT}.JSONSchemaPropsOrArray`]: 'r',
+  [`${APIEXT}.JSONSchemaPropsOrBool`]: 'r',
+  [`${APIEXT}.JSONSchemaPropsOrStringArray`]: 'r',
+};
+const NUMBERS = new Set(['int', 'int8', 'int16', 'int32', 'int64', 'uint', 'uint8', 'uint16', 'uint32', 'uint64', 'float32', 'float64', 'byte']);
+
+const qualifiedStructs = new Map();
+const qualifiedNamed = new Map();
+for (const source of SOURCES) {
+  const parsed = parse(source);
+  for (const st of parsed.structs) qualifiedStructs.set(`${st.importPath}.${st.name}`, st);
+  for (const n of parsed.named) qualifiedNamed.set(n.qualified, n.qualifiedUnderlying);
+}
+
+const jsonStructs = {};
+const pending = [];
+
+function structDefinition(qualified) {
+  const dot = qualified.lastIndexOf('.');
+  return definitionName(qualified.slice(0, dot), qualified.slice(dot + 1));
+}
+
+function typeCode(t) {
+  if (SPECIAL_CODES[t]) return SPECIAL_CODES[t];
+  if (t.startsWith('*')) return '*' + typeCode(t.slice(1));
+  if (t === '[]byte' || t === '[]uint8') return 'B';
+  if (t.startsWith('[]')) return '[' + typeCode(t.slice(2));
+  if (t.startsWith('map[')) {
+    let depth = 0;
+    let i = 3;
+    for (; i < t.length; i++) {
+      if (t[i] === '[') depth++;
+      else if (t[i] === ']' && --depth === 0) break;
+    }
+    return '{' + typeCode(t.slice(i + 1));
+  }
+  if (t === 'string') return 's';
+  if (t === 'bool') return 'b';
+  if (NUMBERS.has(t)) return 'n';
+  if (qualifiedNamed.has(t)) return typeCode(qualifiedNamed.get(t));
+  if (qualifiedStructs.has(t)) {
+    const def = structDefinition(t);
+    if (!(def in jsonStructs)) {
+      jsonStructs[def] = null;
+      pending.push(t);
+    }
+    return '@' + def;
+  }
+  throw new Error(`go-json: no encoding known for ${t}`);
+}
+
+/** The struct's JSON fields in Go's order, embedded inline structs in place; outer names win. */
+function jsonFields(qualified) {
+  const st = qualifiedStructs.get(qualified);
+  if (!st) throw new Error(`go-json: struct ${qualified} not found`);
+  const own = new Set(st.fields.filter((f) => !f.qualifiedInline).map((f) => f.json));
+  const out = [];
+  for (const f of st.fields) {
+    if (f.qualifiedInline) {
+      for (const e of jsonFields(f.qualifiedInline)) if (!own.has(e[0]) && !out.some((o) => o[0] === e[0])) out.push(e);
+      continue;
+    }
+    const flags = (f.opts.includes('omitempty') ? 1 : 0) | (f.opts.includes('omitzero') ? 2 : 0);
+    out.push([f.json, flags, typeCode(f.qualified)]);
+  }
+  return out;
+}
+
+const kindsFile = JSON.parse(readFileSync(join(docsDir, 'kinds.json'), 'utf8'));
+const jsonKinds = {};
+const byDefinition = new Map([...qualifiedStructs.keys()].map((q) => [structDefinition(q), q]));
+for (const [gvk, entry] of Object.entries(kindsFile).sort(([a], [b]) => (a < b ? -1 : 1))) {
+  const qualified = byDefinition.get(entry.definition);
+  if (!qualified || gvk.endsWith('List') || SPECIAL_CODES[qualified]) continue;
+  jsonKinds[gvk] = entry.definition;
+  typeCode(qualified);
+}
+while (pending.length > 0) {
+  const q = pending.pop();
+  jsonStructs[structDefinition(q)] = jsonFields(q);
+}
+const goJson = JSON.stringify({
+  kinds: jsonKinds,
+  structs: Object.fromEntries(Object.entries(jsonStructs).sort(([a], [b]) => (a < b ? -1 : 1))),
+});
+writeFileSync(join(root, 'schemas', 'kubernetes', '1.35', 'go-json.json.gz'), gzipSync(Buffer.from(goJson), { level: 9 }));
+console.log(`go-json: ${Object.keys(jsonKinds).length} kinds, ${Object.keys(jsonStructs).length} structs, ${goJson.length} bytes`);
 
 function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));

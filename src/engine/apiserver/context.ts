@@ -15,7 +15,7 @@ import type { Authorizer } from './authz/types';
 import type { ApiRequest, RequestOptions } from './request';
 import type { ResourceInfo } from './resources';
 import type { ClusterStorage } from './storage/cluster-storage';
-import type { ResourceStorage } from './storage/resource-storage';
+import type { ServedStorage } from './storage/served';
 import type { ServiceAllocators } from './strategies/service/strategy';
 import type { PendingWrite, WriteAttribution } from './write-attribution';
 import type { Strategy, StrategyContext } from './strategies/types';
@@ -41,7 +41,7 @@ export interface ServerParts {
 /** The resource a request targets, with its storage and strategy. */
 export interface Target {
   readonly info: ResourceInfo;
-  readonly storage: ResourceStorage;
+  readonly storage: ServedStorage;
   readonly strategy: Strategy;
   readonly namespace: string;
   readonly name: string;

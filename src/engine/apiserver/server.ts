@@ -130,13 +130,8 @@ class Server implements ApiServer, ServerParts {
   }
 
   async start(): Promise<void> {
-    // Cohabiting resources (core and events.k8s.io Events) share one key space: one record per revision.
-    const observed = new Set<string>();
-    for (const s of this.storage.all()) {
-      if (observed.has(s.keyPrefix)) continue;
-      observed.add(s.keyPrefix);
-      s.cache.observer = (event) => this.recordRevision(s, event);
-    }
+    // One record per revision: cohabiting resources (events.k8s.io Events) are views, not owners.
+    for (const s of this.storage.all()) s.cache.observer = (event) => this.recordRevision(s, event);
     await this.storage.start();
     for (const svc of await this.storage.list({ group: '', resource: 'services' })) this.allocators.restore(svc);
     this.compactor.start();

@@ -221,7 +221,8 @@ describe('kubelet: pods', () => {
     ]);
     const pending = seen.find((s) => s.pod.status?.initContainerStatuses)!.pod.status!;
     assert.deepEqual(pending.conditions!.find((c) => c.type === 'Initialized'), {
-      type: 'Initialized', observedGeneration: 1, status: 'False', lastTransitionTime: '2025-01-01T00:00:00Z',
+      // lastProbeTime is a metav1.Time: its zero value is stored as null.
+      type: 'Initialized', observedGeneration: 1, status: 'False', lastProbeTime: null, lastTransitionTime: '2025-01-01T00:00:00Z',
       reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [setup proxy]',
     });
     assert.deepEqual(pending.containerStatuses![0]!.state, { waiting: { reason: 'PodInitializing' } });

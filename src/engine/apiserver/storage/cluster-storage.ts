@@ -1,45 +1,62 @@
 /**
  * Every served resource's storage, keyed by group and resource, and the ObjectReader over them.
+ * Resources that cohabit with another (events.k8s.io Events) are views of its storage.
  */
 import type { KubeObject } from '../../api/types';
 import type { Store } from '../../store/types';
+import { cohabitationOf } from '../conversion';
 import type { ResourceInfo } from '../resources';
+import { ConvertedStorage } from './converted-storage';
 import type { CachedEvent, GroupResource, ObjectReader } from './reader';
 import { ResourceStorage } from './resource-storage';
+import type { ServedStorage } from './served';
 
 export class ClusterStorage implements ObjectReader {
-  private readonly byResource = new Map<string, ResourceStorage>();
+  private readonly byResource = new Map<string, ServedStorage>();
+  /** The storages that own etcd key spaces (and watch caches). */
+  private readonly owners: ResourceStorage[] = [];
 
   constructor(
     readonly store: Store,
     types: readonly ResourceInfo[],
-    cacheCapacity?: number,
+    private readonly cacheCapacity?: number,
   ) {
-    for (const t of types) {
-      if (t.storagePrefix === undefined) continue;
-      const id = `${t.group}/${t.resource}`;
-      // One storage per resource even when several versions are served (one etcd key space).
-      if (!this.byResource.has(id)) this.byResource.set(id, new ResourceStorage(store, t, cacheCapacity));
+    const stored = types.filter((t) => t.storagePrefix !== undefined);
+    for (const t of stored) if (!cohabitationOf(t)) this.own(t);
+    for (const t of stored) {
+      const c = cohabitationOf(t);
+      const target = c && this.for(c.storedAs);
+      if (c && target && !this.for(t)) this.byResource.set(`${t.group}/${t.resource}`, new ConvertedStorage(target, t, c.conversion));
     }
   }
 
+  // One storage per resource even when several versions are served (one etcd key space).
+  private own(t: ResourceInfo): void {
+    const id = `${t.group}/${t.resource}`;
+    if (this.byResource.has(id)) return;
+    const s = new ResourceStorage(this.store, t, this.cacheCapacity);
+    this.byResource.set(id, s);
+    this.owners.push(s);
+  }
+
   async start(): Promise<void> {
-    for (const s of this.byResource.values()) await s.cache.start();
+    for (const s of this.owners) await s.cache.start();
   }
 
   async stop(): Promise<void> {
-    for (const s of this.byResource.values()) await s.cache.stop();
+    for (const s of this.owners) await s.cache.stop();
   }
 
+  /** The storages that own their keys, one per etcd key space. */
   all(): ResourceStorage[] {
-    return [...this.byResource.values()];
+    return [...this.owners];
   }
 
-  for(r: GroupResource): ResourceStorage | undefined {
+  for(r: GroupResource): ServedStorage | undefined {
     return this.byResource.get(`${r.group}/${r.resource}`);
   }
 
-  private must(r: GroupResource): ResourceStorage {
+  private must(r: GroupResource): ServedStorage {
     const s = this.for(r);
     if (!s) throw new Error(`no storage for ${r.resource}.${r.group}`);
     return s;

@@ -7,6 +7,7 @@
 import type { KeyValue } from '../../store/types';
 import type { KubeObject } from '../../api/types';
 import { applyDefaults } from '../defaults/apply';
+import { encodeLikeGo } from '../encoding/go-json';
 
 /** ObjectMeta's fields in the order Go's encoding writes them. */
 const META_ORDER = [
@@ -24,23 +25,17 @@ const META_ORDER = [
   'finalizers',
   'managedFields',
 ];
-const TOP_ORDER = ['apiVersion', 'kind', 'metadata'];
 
-function ordered<T extends object>(obj: T, order: readonly string[], skip: ReadonlySet<string>): T {
-  const src = obj as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const k of order) if (src[k] !== undefined) out[k] = src[k];
-  for (const k of Object.keys(src)) if (!(k in out) && !skip.has(k) && src[k] !== undefined) out[k] = src[k];
-  return out as T;
-}
-
-const NOT_STORED = new Set(['resourceVersion', 'selfLink']);
-const NONE = new Set<string>();
-
-/** The object as it is stored: metadata without resourceVersion, fields in Go's order where kubesim knows it. */
+/**
+ * The object as it is stored: encoded as kube-apiserver's Go types encode it (encodeLikeGo), with
+ * metadata without resourceVersion and selfLink. Top level and metadata are fresh objects, which
+ * asStored may change.
+ */
 export function canonical(obj: KubeObject): KubeObject {
-  const metadata = ordered(obj.metadata, META_ORDER, NOT_STORED);
-  return ordered({ ...obj, metadata }, TOP_ORDER, NONE);
+  const encoded = encodeLikeGo(obj);
+  const metadata: KubeObject['metadata'] = {};
+  for (const [k, v] of Object.entries(encoded.metadata)) if (k !== 'resourceVersion' && k !== 'selfLink') metadata[k] = v;
+  return { ...encoded, metadata };
 }
 
 /**

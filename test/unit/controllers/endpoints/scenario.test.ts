@@ -29,7 +29,8 @@ describe('controllers/endpoints scenario', () => {
       {
         addresses: [{ ip: '10.244.1.7', nodeName: 'node-1', targetRef: ref('web-1') }],
         notReadyAddresses: [{ ip: '10.244.2.3', nodeName: 'node-1', targetRef: ref('web-2') }],
-        ports: [{ name: '', port: 8080, protocol: 'TCP' }],
+        // EndpointPort.name is omitempty: an unnamed port is stored without it.
+        ports: [{ port: 8080, protocol: 'TCP' }],
       },
     ]);
     assert.equal(ep.metadata.annotations?.['endpoints.kubernetes.io/last-change-trigger-time'], '2025-01-01T00:00:00Z');

@@ -1,0 +1,292 @@
+/**
+ * encodeLikeGo: an object as kube-apiserver writes it, which is what encoding/json makes of the
+ * Go struct the object decodes into. Fields tagged omitempty vanish when empty (empty string, 0,
+ * false, nil or empty slice and map, nil pointer); fields without it are always written, as
+ * their zero value when absent (a nil slice as null, a struct as its own encoding, a zero
+ * metav1.Time as null); pointers keep explicit zero values; struct fields come in Go's order
+ * and map keys sorted. Custom resources are unstructured maps: every object's keys sorted.
+ *
+ * Walkers are compiled once per struct. A walk returns the very same object when it is already
+ * in Go's shape, so objects that went through storage once cost no allocation the next time.
+ */
+import { isObject, parseApiVersion, type JsonObject, type JsonValue, type KubeObject } from '../../api/types';
+import { kindDefinition, OMITEMPTY, OMITZERO, structFields } from './go-json-table';
+
+interface Codec {
+  /** What Go writes for a value the JSON had (null included). */
+  encode(v: JsonValue): JsonValue;
+  /** What Go writes for the zero value (the field absent). */
+  zero(): JsonValue;
+  /** omitempty drops the written value. */
+  empty(v: JsonValue): boolean;
+  /** Whether the zero value is empty (omitempty drops an absent field). */
+  readonly zeroEmpty: boolean;
+  /** omitzero drops the written value (only metav1.Time carries omitzero in 1.35). */
+  isZero(v: JsonValue): boolean;
+}
+
+const keep = (v: JsonValue): JsonValue => v;
+const never = (): boolean => false;
+
+function scalar(zero: JsonValue, zeroEmpty: boolean): Codec {
+  return {
+    encode: (v) => (v === null ? zero : v),
+    zero: () => zero,
+    empty: (v) => zeroEmpty && v === zero,
+    zeroEmpty,
+    isZero: (v) => v === zero,
+  };
+}
+
+const STRING = scalar('', true);
+const NUMBER = scalar(0, true);
+const BOOL = scalar(false, true);
+const QUANTITY = scalar('0', false);
+const INT_OR_STRING = scalar(0, false);
+const DURATION = scalar('0s', false);
+const TIME: Codec = { encode: (v) => (v === '' ? null : v), zero: () => null, empty: never, zeroEmpty: false, isZero: (v) => v === null };
+const RAW: Codec = { encode: keep, zero: () => null, empty: never, zeroEmpty: false, isZero: (v) => v === null };
+const BYTES: Codec = { encode: keep, zero: () => null, empty: (v) => v === null || v === '', zeroEmpty: true, isZero: (v) => v === null };
+
+function pointer(elem: Codec): Codec {
+  return { encode: (v) => (v === null ? null : elem.encode(v)), zero: () => null, empty: (v) => v === null, zeroEmpty: true, isZero: (v) => v === null };
+}
+
+function slice(elem: Codec): Codec {
+  return {
+    encode(v) {
+      if (!Array.isArray(v)) return v;
+      let out: JsonValue[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const ev = elem.encode(v[i] ?? null);
+        if (out) out.push(ev);
+        else if (ev !== v[i]) {
+          out = v.slice(0, i);
+          out.push(ev);
+        }
+      }
+      return out ?? v;
+    },
+    zero: () => null,
+    empty: (v) => v === null || (Array.isArray(v) && v.length === 0),
+    zeroEmpty: true,
+    isZero: (v) => v === null,
+  };
+}
+
+/** A Go map: values encoded, keys sorted (encoding/json sorts them), undefined entries gone. */
+function map(elem: Codec): Codec {
+  return {
+    encode(v) {
+      if (!isObject(v)) return v;
+      const keys = Object.keys(v);
+      let same = true;
+      for (let i = 0; i < keys.length && same; i++) {
+        const k = keys[i]!;
+        const value = v[k];
+        same = value !== undefined && (i === 0 || keys[i - 1]! < k) && elem.encode(value) === value;
+      }
+      if (same) return v;
+      const out: JsonObject = {};
+      for (const k of keys.sort()) {
+        const value = v[k];
+        if (value !== undefined) out[k] = elem.encode(value);
+      }
+      return out;
+    },
+    zero: () => null,
+    empty: (v) => v === null || (isObject(v) && Object.keys(v).length === 0),
+    zeroEmpty: true,
+    isZero: (v) => v === null,
+  };
+}
+
+interface Field {
+  readonly name: string;
+  readonly codec: Codec;
+  readonly omitEmpty: boolean;
+  readonly omitZero: boolean;
+}
+
+/** The written value of a field the object has, or undefined when Go leaves it out. */
+function present(f: Field, v: JsonValue): JsonValue | undefined {
+  const ev = f.codec.encode(v);
+  if (f.omitEmpty && f.codec.empty(ev)) return undefined;
+  if (f.omitZero && f.codec.isZero(ev)) return undefined;
+  return ev;
+}
+
+function absent(f: Field): JsonValue | undefined {
+  if (f.omitEmpty && f.codec.zeroEmpty) return undefined;
+  if (f.omitZero && f.codec.isZero(f.codec.zero())) return undefined;
+  return f.codec.zero();
+}
+
+class StructCodec implements Codec {
+  private compiled: Field[] | undefined;
+  private names: Set<string> | undefined;
+  readonly zeroEmpty = false;
+
+  constructor(private readonly definition: string) {}
+
+  private get fields(): Field[] {
+    if (!this.compiled) {
+      this.compiled = structFields(this.definition).map(([name, flags, code]) => ({
+        name,
+        codec: codecFor(code),
+        omitEmpty: (flags & OMITEMPTY) !== 0,
+        omitZero: (flags & OMITZERO) !== 0,
+      }));
+      this.names = new Set(this.compiled.map((f) => f.name));
+    }
+    return this.compiled;
+  }
+
+  encode(v: JsonValue): JsonValue {
+    if (v === null) return this.zero();
+    return isObject(v) ? this.walk(v) : v;
+  }
+
+  zero(): JsonValue {
+    return this.walk({});
+  }
+
+  empty(): boolean {
+    return false;
+  }
+
+  isZero(): boolean {
+    return false;
+  }
+
+  walk(obj: JsonObject): JsonObject {
+    const fields = this.fields;
+    const keys = Object.keys(obj);
+    let k = 0;
+    let out: JsonObject | undefined;
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i]!;
+      const v = obj[f.name];
+      const ev = v === undefined ? absent(f) : present(f, v);
+      if (out) {
+        if (ev !== undefined) out[f.name] = ev;
+        continue;
+      }
+      if (ev === undefined ? v === undefined : ev === v && keys[k] === f.name) {
+        if (ev !== undefined) k++;
+        continue;
+      }
+      // The first difference: the fields before it stay as they are.
+      out = {};
+      for (let j = 0; j < i; j++) {
+        const name = fields[j]!.name;
+        const before = obj[name];
+        if (before !== undefined) out[name] = before;
+      }
+      if (ev !== undefined) out[f.name] = ev;
+    }
+    const names = this.names!;
+    if (!out) {
+      let rest = k;
+      while (rest < keys.length && !names.has(keys[rest]!) && obj[keys[rest]!] !== undefined) rest++;
+      if (rest === keys.length) return obj;
+      out = {};
+      for (const f of fields) if (obj[f.name] !== undefined) out[f.name] = obj[f.name];
+    }
+    // Fields the table does not know stay (after the known ones): decoding already pruned unknown fields.
+    for (const key of keys) if (!names.has(key) && obj[key] !== undefined) out[key] = obj[key];
+    return out;
+  }
+}
+
+const structs = new Map<string, StructCodec>();
+const codecs = new Map<string, Codec>();
+
+function codecFor(code: string): Codec {
+  let c = codecs.get(code);
+  if (!c) {
+    c = compile(code);
+    codecs.set(code, c);
+  }
+  return c;
+}
+
+function structCodec(definition: string): StructCodec {
+  let s = structs.get(definition);
+  if (!s) {
+    s = new StructCodec(definition);
+    structs.set(definition, s);
+  }
+  return s;
+}
+
+function compile(code: string): Codec {
+  switch (code[0]) {
+    case 's':
+      return STRING;
+    case 'n':
+      return NUMBER;
+    case 'b':
+      return BOOL;
+    case 'B':
+      return BYTES;
+    case 't':
+      return TIME;
+    case 'q':
+      return QUANTITY;
+    case 'i':
+      return INT_OR_STRING;
+    case 'd':
+      return DURATION;
+    case 'r':
+      return RAW;
+    case '*':
+      return pointer(codecFor(code.slice(1)));
+    case '[':
+      return slice(codecFor(code.slice(1)));
+    case '{':
+      return map(codecFor(code.slice(1)));
+    case '@':
+      return structCodec(code.slice(1));
+    default:
+      throw new Error(`go-json: unknown type code ${code}`);
+  }
+}
+
+/** An unstructured object as json.Marshal of its map writes it: keys sorted at every level. */
+function sortedKeys(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) {
+    let out: JsonValue[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const ev = sortedKeys(v[i]!);
+      if (out) out.push(ev);
+      else if (ev !== v[i]) {
+        out = v.slice(0, i);
+        out.push(ev);
+      }
+    }
+    return out ?? v;
+  }
+  if (!isObject(v)) return v;
+  const keys = Object.keys(v);
+  let same = true;
+  for (let i = 0; i < keys.length && same; i++) {
+    const value = v[keys[i]!];
+    same = value !== undefined && (i === 0 || keys[i - 1]! < keys[i]!) && sortedKeys(value) === value;
+  }
+  if (same) return v;
+  const out: JsonObject = {};
+  for (const key of keys.sort()) {
+    const value = v[key];
+    if (value !== undefined) out[key] = sortedKeys(value);
+  }
+  return out;
+}
+
+/** The object as kube-apiserver would write it (the same object when it already is). */
+export function encodeLikeGo(obj: KubeObject): KubeObject {
+  const { group, version } = parseApiVersion(typeof obj.apiVersion === 'string' ? obj.apiVersion : '');
+  const definition = kindDefinition(group, version, typeof obj.kind === 'string' ? obj.kind : '');
+  const json = obj as unknown as JsonObject;
+  return (definition ? structCodec(definition).walk(json) : sortedKeys(json)) as unknown as KubeObject;
+}
