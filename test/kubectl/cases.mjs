@@ -102,9 +102,4 @@ export const CASES = [
  * Cases whose expected file holds upstream's output that kubesim does not give yet, with why.
  * They run and are reported, but do not fail the run.
  */
-export const PENDING = new Map([
-  [
-    'describe-pod',
-    'the scheduler writes events.k8s.io/v1 Events, which the engine does not convert to core v1 Events, so the "Scheduled" event is missing from describe',
-  ],
-]);
+export const PENDING = new Map([]);
