@@ -154,7 +154,8 @@ async function bringQuotaIntoForce(server: ApiServer, quota: KubeObject): Promis
     if (!r.namespaced || !r.verbs.includes('list') || !r.storagePrefix || objects.has(`${r.group}/${r.resource}`)) continue;
     objects.set(`${r.group}/${r.resource}`, await server.reader.list({ group: r.group, resource: r.resource }, namespace));
   }
-  const status = computeQuotaStatus(quota, objects);
+  // The quota was stored just now: its creation is the cluster's present.
+  const status = computeQuotaStatus(quota, objects, Date.parse(quota.metadata.creationTimestamp ?? ''));
   await server.handle(
     admin({
       verb: 'update',

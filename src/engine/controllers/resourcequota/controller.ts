@@ -107,7 +107,7 @@ export class ResourceQuotaController {
       await informer.whenSynced();
       objects.set(groupResourceKey(gr), informer.indexer.listNamespace(namespace));
     }
-    const status = recalculatedStatus(quota, objects);
+    const status = recalculatedStatus(quota, objects, this.clock.now());
     const needed = statusNeedsUpdate(quota, status);
     ctx.observe(`used ${Object.entries(status.used).map(([k, v]) => `${k}=${v}`).join(',') || 'nothing'}${needed ? '' : ' (unchanged)'}`);
     if (!needed) return;

@@ -59,11 +59,11 @@ export function trackedResources(quota: ResourceQuota): GroupResource[] {
 
 /**
  * The recalculated status: hard from spec.hard, used summed over `objects` (the namespace's
- * objects of each tracked resource, by "group/resource") for the names they count toward; the
+ * objects of each tracked resource, by "group/resource", at `nowMs`) for the names they count toward; the
  * old usage for names none of them does.
  */
-export function recalculatedStatus(quota: ResourceQuota, objects: ReadonlyMap<string, readonly KubeObject[]>): Required<ResourceQuotaStatus> {
-  const computed = computeQuotaStatus(quota, objects);
+export function recalculatedStatus(quota: ResourceQuota, objects: ReadonlyMap<string, readonly KubeObject[]>, nowMs: number): Required<ResourceQuotaStatus> {
+  const computed = computeQuotaStatus(quota, objects, nowMs);
   const used: Record<string, string> = {};
   for (const [name, value] of Object.entries(computed.used)) {
     if (resourcesCounting(name).some((gr) => objects.has(groupResourceKey(gr)))) used[name] = value;

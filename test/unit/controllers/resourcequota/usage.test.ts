@@ -56,7 +56,7 @@ describe('controllers/resourcequota usage', () => {
       pod('pod-running-2', 'Running', { cpu: '100m', memory: '1Gi' }),
       pod('pod-finished', 'Failed', { cpu: '100m', memory: '1Gi' }),
     ];
-    const status = recalculatedStatus(q, new Map([['/pods', pods]]));
+    const status = recalculatedStatus(q, new Map([['/pods', pods]]), NOW);
     assert.deepEqual(status, { hard: { 'count/pods': '5', cpu: '3', memory: '100Gi', pods: '5' }, used: { 'count/pods': '3', cpu: '200m', memory: '2Gi', pods: '2' } });
     assert.equal(statusNeedsUpdate(q, status), true, 'first sync');
     assert.equal(statusNeedsUpdate({ ...q, status }, status), false);
@@ -66,27 +66,27 @@ describe('controllers/resourcequota usage', () => {
   it('TestSyncResourceQuota "quota-spec-hard-updated": new hard limits are written with their usage', () => {
     const q = quota({ 'requests.cpu': '4', 'limits.cpu': '8' }, { hard: { 'requests.cpu': '3' }, used: { 'requests.cpu': '0' } });
     assert.equal(needsPriority(q), true);
-    const status = recalculatedStatus(q, new Map([['/pods', [pod('p', 'Running', { cpu: '1' }, { cpu: '2' })]]]));
+    const status = recalculatedStatus(q, new Map([['/pods', [pod('p', 'Running', { cpu: '1' }, { cpu: '2' })]]]), NOW);
     assert.deepEqual(status, { hard: { 'limits.cpu': '8', 'requests.cpu': '4' }, used: { 'limits.cpu': '2', 'requests.cpu': '1' } });
     assert.equal(statusNeedsUpdate(q, status), true);
   });
 
   it('services: node ports and load balancers; an empty namespace uses zero', () => {
     const q = quota({ services: '10', 'services.nodeports': '5', 'services.loadbalancers': '2' });
-    const used = recalculatedStatus(q, new Map([['/services', [service('a', 'ClusterIP'), service('b', 'NodePort', 2), service('c', 'LoadBalancer')]]])).used;
+    const used = recalculatedStatus(q, new Map([['/services', [service('a', 'ClusterIP'), service('b', 'NodePort', 2), service('c', 'LoadBalancer')]]]), NOW).used;
     assert.deepEqual(used, { services: '3', 'services.loadbalancers': '1', 'services.nodeports': '3' });
-    assert.deepEqual(recalculatedStatus(q, new Map([['/services', []]])).used, { services: '0', 'services.loadbalancers': '0', 'services.nodeports': '0' });
+    assert.deepEqual(recalculatedStatus(q, new Map([['/services', []]]), NOW).used, { services: '0', 'services.loadbalancers': '0', 'services.nodeports': '0' });
   });
 
   it('scopes: a BestEffort quota counts only best-effort pods', () => {
     const q = quota({ pods: '5' }, undefined, { scopes: ['BestEffort'] });
-    const used = recalculatedStatus(q, new Map([['/pods', [pod('be', 'Running', {}), pod('burstable', 'Running', { cpu: '1' })]]])).used;
+    const used = recalculatedStatus(q, new Map([['/pods', [pod('be', 'Running', {}), pod('burstable', 'Running', { cpu: '1' })]]]), NOW).used;
     assert.deepEqual(used, { pods: '1' });
   });
 
   it('a name nothing counts (or a resource the server does not serve) keeps its old usage', () => {
     const q = quota({ bogus: '3', 'count/widgets.example.com': '2', configmaps: '4' }, { hard: {}, used: { bogus: '1' } });
-    assert.deepEqual(recalculatedStatus(q, new Map([['/configmaps', []]])).used, { bogus: '1', configmaps: '0' });
+    assert.deepEqual(recalculatedStatus(q, new Map([['/configmaps', []]]), NOW).used, { bogus: '1', configmaps: '0' });
   });
 
   it('needsPriority: limits without usage that can be computed', () => {

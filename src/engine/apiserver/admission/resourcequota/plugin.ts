@@ -25,34 +25,37 @@ async function check(a: AdmissionAttributes, ctx: AdmissionContext): Promise<voi
 
   const interesting: KubeObject[] = [];
   for (const q of quotas) {
-    if (!evaluator.matchesScopes(q, obj)) continue;
     const hard = parseResourceList(statusOf(q).hard);
     const restricted = [...hard.keys()].filter((n) => evaluator.matchesResource(n)).sort();
+    // Matches: the quota limits something the evaluator counts, and its scopes select the object.
+    if (restricted.length === 0 || !evaluator.matchesScopes(q, obj)) continue;
     const constraint = evaluator.constraints(restricted, obj);
     if (constraint) throw admissionForbidden(a, `failed quota: ${q.metadata.name ?? ''}: ${constraint}`);
     const used = parseResourceList(statusOf(q).used);
-    const unknown = restricted.filter((n) => !used.has(n));
-    if (unknown.length > 0) {
-      throw admissionForbidden(a, `status unknown for quota: ${q.metadata.name ?? ''}, resources: ${unknown.join(',')}`);
+    if (restricted.some((n) => !used.has(n))) {
+      throw admissionForbidden(a, `status unknown for quota: ${q.metadata.name ?? ''}, resources: ${restricted.join(',')}`);
     }
     interesting.push(q);
   }
   if (interesting.length === 0) return;
 
-  let delta = evaluator.usage(obj);
-  if (a.operation === 'UPDATE' && a.oldObject) delta = subtractNonNegative(delta, evaluator.usage(a.oldObject));
-  delta = removeZeros(delta);
-  if (delta.size === 0) return;
+  const now = ctx.clock.now();
+  const usage = evaluator.usage(obj, now);
+  // An update is charged the difference to the old object for the quotas that counted it; an
+  // update without an old resourceVersion (a create through update) is charged in full.
+  const counted = a.operation === 'UPDATE' && a.oldObject?.metadata.resourceVersion ? a.oldObject : undefined;
+  const difference = counted ? subtractNonNegative(usage, evaluator.usage(counted, now)) : usage;
 
   const updated: KubeObject[] = [];
   for (const q of interesting) {
-    if (a.operation === 'UPDATE' && a.oldObject && !evaluator.matchesScopes(q, a.oldObject)) continue;
+    const delta = removeZeros(counted && evaluator.matchesScopes(q, counted) ? difference : usage);
     const hard = parseResourceList(statusOf(q).hard);
     const used = parseResourceList(statusOf(q).used);
     const requested = mask(delta, hard.keys());
     if (requested.size === 0) continue;
     const next = add(used, requested);
-    const over = exceeded(mask(next, requested.keys()), hard);
+    // A status write is recorded, never refused.
+    const over = a.subresource === 'status' ? [] : exceeded(mask(next, requested.keys()), hard);
     if (over.length > 0) {
       throw admissionForbidden(
         a,
@@ -105,10 +108,14 @@ export function resourceQuota(): AdmissionPlugin {
 
 /**
  * A quota's status as the quota controller computes it from what exists: hard from spec.hard,
- * used summed over the namespace's objects. Hosts without a quota controller (the validate
+ * used summed over the namespace's objects at `nowMs`. Hosts without a quota controller (the validate
  * command) use it to bring a new quota into force.
  */
-export function computeQuotaStatus(quota: KubeObject, objects: ReadonlyMap<string, readonly KubeObject[]>): { hard: Record<string, string>; used: Record<string, string> } {
+export function computeQuotaStatus(
+  quota: KubeObject,
+  objects: ReadonlyMap<string, readonly KubeObject[]>,
+  nowMs: number,
+): { hard: Record<string, string>; used: Record<string, string> } {
   const spec = isObject(quota.spec) ? quota.spec : {};
   const hard = parseResourceList(spec.hard);
   let used: ResourceList = new Map([...hard.keys()].map((k) => [k, parseResourceList({ [k]: '0' }).get(k)!]));
@@ -117,7 +124,7 @@ export function computeQuotaStatus(quota: KubeObject, objects: ReadonlyMap<strin
     const evaluator = evaluatorFor(group, resource);
     for (const obj of list) {
       if (!evaluator.matchesScopes(quota, obj)) continue;
-      used = add(used, mask(evaluator.usage(obj), hard.keys()));
+      used = add(used, mask(evaluator.usage(obj, nowMs), hard.keys()));
     }
   }
   return { hard: toJson(hard), used: toJson(used) };
