@@ -34,16 +34,27 @@ function option(args: string[], name: string, fallback: string): string {
   return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
 }
 
-/** A ClockHost that never yields early and samples the heap every few thousand clock steps. */
+/**
+ * A ClockHost that samples the heap every few thousand clock steps and yields to the event loop
+ * once per wall second (so a progress timer can report on a long virtual instant).
+ */
 function heapSampler(): { host: ClockHost; peak(): number; reset(): void } {
   let peak = 0;
   let calls = 0;
+  let lastYield = nowMs();
   return {
     host: {
-      yieldToHost: () => new Promise<void>((resolve) => setImmediate(resolve)),
+      yieldToHost: () =>
+        new Promise<void>((resolve) =>
+          setImmediate(() => {
+            lastYield = nowMs();
+            resolve();
+          }),
+        ),
       shouldYield: () => {
-        if (++calls % 4096 === 0) peak = Math.max(peak, heapUsedBytes());
-        return false;
+        if (++calls % 4096 !== 0) return false;
+        peak = Math.max(peak, heapUsedBytes());
+        return nowMs() - lastYield > 1000;
       },
     },
     peak: () => Math.max(peak, heapUsedBytes()),
@@ -171,6 +182,10 @@ async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, 
   const virtualStart = cluster.clock.now();
   const start = nowMs();
   const admin = cluster.client();
+  // Progress every 30 s of wall time: the store's revision (about ten per pod) and the heap.
+  const progress = setInterval(() => {
+    void cluster.store.status().then((st) => r.note(`  ${Math.round((nowMs() - start) / 1000)}s wall: revision ${st.revision}, heap ${mb(heapUsedBytes())} MB`));
+  }, 30_000);
   for (let i = 0; i < deployments; i++) {
     const [result] = await applyManifestText(admin, `app-${i}.yaml`, deploymentManifest(i, replicas));
     if (result?.action === 'failed') throw new Error(result.message);
@@ -178,6 +193,7 @@ async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, 
   const applyMs = nowMs() - start;
   const { ready } = await untilReady(r, cluster, deployments * replicas, start, virtualStart, sampler);
   const wall = nowMs() - start;
+  clearInterval(progress);
   const virtualMs = cluster.clock.now() - virtualStart;
   r.record({
     bench,
