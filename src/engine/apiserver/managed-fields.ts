@@ -7,6 +7,7 @@ import { schemaForKind } from '../api/openapi';
 import type { KubeObject } from '../api/types';
 import { field, FieldSet, keepUnchangedTimestamps, managerOrUserAgent, updateManagedFields, type FieldManagerScope } from './apply';
 import type { RequestContext, Target } from './context';
+import { encodeLikeGo } from './encoding/go-json';
 import { hasSubresource } from './resources';
 
 const STATUS_ONLY = FieldSet.of([field('status')]);
@@ -31,11 +32,14 @@ export function fieldManagerScope(ctx: RequestContext, t: Target): FieldManagerS
   };
 }
 
-/** FieldManager.UpdateNoErrors: the object with the writer's Update entry in managedFields. */
+/**
+ * FieldManager.UpdateNoErrors: the object with the writer's Update entry in managedFields. The
+ * fields are those of the object as decoded into its Go type (no empty omitempty fields).
+ */
 export function trackWrite(ctx: RequestContext, t: Target, live: KubeObject | undefined, updated: KubeObject): KubeObject {
   const scope = fieldManagerScope(ctx, t);
   if (!scope) return updated;
-  return updateManagedFields({ ...scope, live, updated, manager: managerName(ctx) });
+  return updateManagedFields({ ...scope, live, updated: encodeLikeGo(updated), manager: managerName(ctx) });
 }
 
 export { keepUnchangedTimestamps };

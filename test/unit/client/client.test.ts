@@ -53,7 +53,8 @@ describe('client/client', () => {
     const { h, client } = await setup();
     const ids: number[] = [];
     const scoped = client.scoped(42, (id) => ids.push(id));
-    const created = await scoped.resource(CONFIGMAPS, 'default').create(cm('b'));
+    // Data, so that the writer owns a field: an empty data map is not written and leaves no managedFields entry.
+    const created = await scoped.resource(CONFIGMAPS, 'default').create(cm('b', { k: 'v' }));
     assert.equal(created.metadata.managedFields?.[0]?.manager, 'kube-controller-manager');
     assert.equal(ids.length, 1);
     const record = h.server.trace.get(ids[0]!);

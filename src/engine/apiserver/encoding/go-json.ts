@@ -74,6 +74,19 @@ function slice(elem: Codec): Codec {
   };
 }
 
+const ARRAY_INDEX = /^(?:0|[1-9]\d{0,8})$/;
+
+/**
+ * Whether key a comes before key b in a sorted object. JavaScript puts keys that are array
+ * indexes ("1234") first, in numeric order, whatever the insertion order: those are the one
+ * place where the stored text cannot follow Go's byte order.
+ */
+export function keyBefore(a: string, b: string): boolean {
+  const ai = ARRAY_INDEX.test(a);
+  if (ai !== ARRAY_INDEX.test(b)) return ai;
+  return ai ? Number(a) < Number(b) : a < b;
+}
+
 /** A Go map: values encoded, keys sorted (encoding/json sorts them), undefined entries gone. */
 function map(elem: Codec): Codec {
   return {
@@ -84,7 +97,7 @@ function map(elem: Codec): Codec {
       for (let i = 0; i < keys.length && same; i++) {
         const k = keys[i]!;
         const value = v[k];
-        same = value !== undefined && (i === 0 || keys[i - 1]! < k) && elem.encode(value) === value;
+        same = value !== undefined && (i === 0 || keyBefore(keys[i - 1]!, k)) && elem.encode(value) === value;
       }
       if (same) return v;
       const out: JsonObject = {};
@@ -122,12 +135,24 @@ function absent(f: Field): JsonValue | undefined {
   return f.codec.zero();
 }
 
+/**
+ * Fields the conversion from the internal types to v1 fills from others on every encode:
+ * PodSpec's deprecated serviceAccount repeats serviceAccountName (Convert_core_PodSpec_To_v1_PodSpec).
+ */
+const FROM_INTERNAL: Readonly<Record<string, (obj: JsonObject) => JsonObject>> = {
+  'io.k8s.api.core.v1.PodSpec': (spec) => (spec.serviceAccount === spec.serviceAccountName ? spec : { ...spec, serviceAccount: spec.serviceAccountName }),
+};
+
 class StructCodec implements Codec {
   private compiled: Field[] | undefined;
   private names: Set<string> | undefined;
   readonly zeroEmpty = false;
 
-  constructor(private readonly definition: string) {}
+  private readonly fromInternal: ((obj: JsonObject) => JsonObject) | undefined;
+
+  constructor(private readonly definition: string) {
+    this.fromInternal = FROM_INTERNAL[definition];
+  }
 
   private get fields(): Field[] {
     if (!this.compiled) {
@@ -159,7 +184,8 @@ class StructCodec implements Codec {
     return false;
   }
 
-  walk(obj: JsonObject): JsonObject {
+  walk(given: JsonObject): JsonObject {
+    const obj = this.fromInternal ? this.fromInternal(given) : given;
     const fields = this.fields;
     const keys = Object.keys(obj);
     let k = 0;
@@ -272,7 +298,7 @@ function sortedKeys(v: JsonValue): JsonValue {
   let same = true;
   for (let i = 0; i < keys.length && same; i++) {
     const value = v[keys[i]!];
-    same = value !== undefined && (i === 0 || keys[i - 1]! < keys[i]!) && sortedKeys(value) === value;
+    same = value !== undefined && (i === 0 || keyBefore(keys[i - 1]!, keys[i]!)) && sortedKeys(value) === value;
   }
   if (same) return v;
   const out: JsonObject = {};

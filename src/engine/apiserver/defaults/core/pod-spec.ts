@@ -13,6 +13,8 @@ import { defaultVolume } from './volume';
 const defaultTerminationGracePeriodSeconds = 30;
 
 export function defaultPodSpec(spec: JsonObject): void {
+  // Conversion to the internal PodSpec: the deprecated serviceAccount names the account when serviceAccountName does not.
+  if (!spec.serviceAccountName && typeof spec.serviceAccount === 'string' && spec.serviceAccount !== '') spec.serviceAccountName = spec.serviceAccount;
   defaultEmptyString(spec, 'dnsPolicy', 'ClusterFirst');
   defaultEmptyString(spec, 'restartPolicy', 'Always');
   defaultNil(spec, 'securityContext', {});
