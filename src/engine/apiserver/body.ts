@@ -6,8 +6,10 @@
 import { invalid, Path } from '../api/field';
 import { goFloat, goJson } from '../api/gofmt';
 import { badRequestError, invalidError, requestEntityTooLargeError, StatusError } from '../api/status';
-import type { GroupVersionKind, JsonValue, KubeObject } from '../api/types';
+import type { GroupVersionKind, JsonObject, JsonValue, KubeObject } from '../api/types';
 import type { RequestContext } from './context';
+import { applySchemaDefaults } from './customresources/defaulting';
+import { pruneCustomResource } from './customresources/prune';
 import { decodeObjectBody, decodeRequestBody } from './decode/body';
 import { parseJson } from './decode/json-parse';
 import { MAX_DEPTH, MAX_NODES, MAX_REQUEST_BODY_BYTES } from './decode/limits';
@@ -37,10 +39,17 @@ type Encoded = { text: string; contentType: 'application/json' | 'application/ya
 /** Decodes a body (text, or an object as its JSON text) as an object of the expected kind and defaults it. */
 function decodeEncoded(ctx: RequestContext, body: Encoded, expected: GroupVersionKind, rewrap: (err: StatusError) => StatusError = (err) => err): KubeObject {
   const fieldValidation = ctx.options.fieldValidation ?? '';
+  const crd = ctx.server.customResources.forKind(expected);
+  // A custom resource is pruned by its schema and defaulted from it, as the CRD's codec does.
+  const custom = crd && ((obj: JsonObject) => {
+    const unknown = pruneCustomResource(obj, crd.schema);
+    applySchemaDefaults(obj, crd.schema);
+    return unknown;
+  });
   const decoded =
     'object' in body
-      ? decodeObjectBody({ object: body.object, expected, fieldValidation })
-      : decodeRequestBody({ body: body.text, contentType: body.contentType, expected, fieldValidation });
+      ? decodeObjectBody({ object: body.object, expected, fieldValidation, custom })
+      : decodeRequestBody({ body: body.text, contentType: body.contentType, expected, fieldValidation, custom });
   if (decoded instanceof StatusError) {
     const err = rewrap(decoded);
     ctx.stage({ stage: 'decode', verdict: 'rejected', detail: err.message });

@@ -9,6 +9,7 @@ import type { Random } from '../random';
 import type { TraceBuffer } from '../trace/buffer';
 import type { StageResult } from '../trace/apiserver';
 import type { AdmissionContext, AdmissionPlugin } from './admission/types';
+import type { CustomResources } from './customresources/catalog';
 import type { UserInfo } from './authn/user';
 import type { TokenAuthenticator } from './authn/tokens';
 import type { Authorizer } from './authz/types';
@@ -35,6 +36,8 @@ export interface ServerParts {
   readonly anonymousAuth: boolean;
   /** Which request wrote each revision (the revision records' causes). */
   readonly writes: WriteAttribution;
+  /** The custom resources established CRDs make the server serve. */
+  readonly customResources: CustomResources;
   strategy(resource: ResourceInfo): Strategy;
 }
 

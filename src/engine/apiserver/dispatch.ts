@@ -9,6 +9,7 @@ import type { RequestContext, Target } from './context';
 import { handleApply } from './handlers/apply';
 import { handleCreate } from './handlers/create';
 import { deleteObject, deleteOptions, type DeleteOutcome } from './handlers/delete';
+import { deleteCustomResourceDefinition } from './handlers/delete-crd';
 import { deleteNamespace } from './handlers/delete-namespace';
 import { deleteCollection } from './handlers/delete-collection';
 import { handlePatch } from './handlers/patch';
@@ -106,8 +107,9 @@ export async function dispatch(ctx: RequestContext, t: Target): Promise<HandlerR
       return updated(ctx.request.patchType === 'apply' ? await handleApply(ctx, t) : await handlePatch(ctx, t));
     case 'delete': {
       const options = deleteOptions(ctx);
-      const isNamespace = t.info.group === '' && t.info.resource === 'namespaces';
-      return deleted(ctx, isNamespace ? await deleteNamespace(ctx, t, options) : await deleteObject(ctx, t, options));
+      if (t.info.group === '' && t.info.resource === 'namespaces') return deleted(ctx, await deleteNamespace(ctx, t, options));
+      if (t.info.group === 'apiextensions.k8s.io' && t.info.resource === 'customresourcedefinitions') return deleted(ctx, await deleteCustomResourceDefinition(ctx, t, options));
+      return deleted(ctx, await deleteObject(ctx, t, options));
     }
     case 'deletecollection':
       return object(200, await deleteCollection(ctx, t, deleteOptions(ctx)));

@@ -18,7 +18,7 @@ export function managerName(ctx: RequestContext): string {
 }
 
 export function fieldManagerScope(ctx: RequestContext, t: Target): FieldManagerScope | undefined {
-  const schema = schemaForKind(t.info.group, t.info.version, t.info.kind);
+  const schema = schemaForKind(t.info.group, t.info.version, t.info.kind) ?? ctx.server.customResources.forResource(t.info)?.schemaNode;
   if (!schema) return undefined;
   let resetFields: FieldSet | undefined;
   if (t.subresource === 'status') resetFields = SPEC_ONLY;

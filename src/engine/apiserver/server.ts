@@ -15,10 +15,11 @@ import { summarizeChange } from '../trace/diff';
 import type { CompactionRecord } from '../trace/compaction';
 import type { RevisionRecord } from '../trace/revision';
 import type { CacheEvent } from './storage/watch-cache';
-import type { ResourceStorage } from './storage/resource-storage';
 import { defaultAdmissionPlugins } from './admission';
 import type { AdmissionContext, AdmissionPlugin } from './admission/types';
 import { authenticate } from './authenticate';
+import { CustomResources } from './customresources/catalog';
+import { CrdController } from './customresources/controller';
 import { APISERVER_USER } from './authn/user';
 import { TokenAuthenticator } from './authn/tokens';
 import { authorize } from './authorize';
@@ -34,6 +35,7 @@ import type { ResourceInfo } from './resources';
 import { ClusterStorage } from './storage/cluster-storage';
 import { Compactor, COMPACTION_INTERVAL_MS } from './storage/compactor';
 import type { ObjectReader } from './storage/reader';
+import type { ResourceStorage } from './storage/resource-storage';
 import { strategyFor } from './strategies';
 import { DEFAULT_SERVICE_NETWORK, ServiceAllocators, type ServiceNetwork } from './strategies/service/strategy';
 import type { Strategy } from './strategies/types';
@@ -93,6 +95,8 @@ class Server implements ApiServer, ServerParts {
   readonly allocators: ServiceAllocators;
   readonly anonymousAuth: boolean;
   private readonly strategies = new Map<string, Strategy>();
+  readonly customResources: CustomResources;
+  private readonly crds: CrdController;
   private readonly compactor: Compactor;
   private bookmarkTimer: ReturnType<Clock['setTimer']> | undefined;
   readonly writes = new WriteAttribution();
@@ -114,6 +118,8 @@ class Server implements ApiServer, ServerParts {
       random: this.random,
       loopback: (request) => this.handle({ ...request, user: request.user ?? APISERVER_USER }),
     };
+    this.customResources = new CustomResources(this.registry, this.storage, (s) => this.observe(s));
+    this.crds = new CrdController({ clock: this.clock, reader: this.storage, catalog: this.customResources, loopback: this.admissionContext.loopback });
     this.compactor = new Compactor(
       options.store,
       options.clock,
@@ -130,15 +136,22 @@ class Server implements ApiServer, ServerParts {
   }
 
   async start(): Promise<void> {
-    // One record per revision: cohabiting resources (events.k8s.io Events) are views, not owners.
-    for (const s of this.storage.all()) s.cache.observer = (event) => this.recordRevision(s, event);
+    for (const s of this.storage.all()) this.observe(s);
     await this.storage.start();
     for (const svc of await this.storage.list({ group: '', resource: 'services' })) this.allocators.restore(svc);
+    this.crds.start();
     this.compactor.start();
     this.scheduleBookmarks();
   }
 
+  // One record per revision: cohabiting resources (events.k8s.io Events) are views, not owners.
+  private observe(s: ResourceStorage): void {
+    s.cache.observer = (event) => this.recordRevision(s, event);
+  }
+
   strategy(info: ResourceInfo): Strategy {
+    const custom = this.customResources.strategy(info);
+    if (custom) return custom;
     const id = `${info.group}/${info.resource}`;
     let s = this.strategies.get(id);
     if (!s) {
@@ -230,6 +243,7 @@ class Server implements ApiServer, ServerParts {
   }
 
   async close(): Promise<void> {
+    this.crds.stop();
     this.compactor.stop();
     this.clock.clearTimer(this.bookmarkTimer);
     this.bookmarkTimer = undefined;

@@ -13,8 +13,10 @@ import { validateObjectMeta, validateObjectMetaUpdate } from './validation/meta'
 
 const META = Path.root('metadata');
 
+const validatorOf = (t: Target) => t.strategy.validator ?? validatorFor(t.info.group, t.info.kind);
+
 export function createErrors(t: Target, obj: KubeObject): ErrorList {
-  const v = validatorFor(t.info.group, t.info.kind);
+  const v = validatorOf(t);
   const errs = v ? v.create(obj, { namespace: t.namespace }) : [];
   if (errs.length > 0) return errs;
   return validateObjectMeta(obj.metadata, t.info.namespaced, validatePathSegmentName, META);
@@ -29,12 +31,12 @@ function commonUpdateErrors(t: Target, obj: KubeObject, old: KubeObject): ErrorL
 }
 
 export function updateErrors(t: Target, obj: KubeObject, old: KubeObject): ErrorList {
-  const v = validatorFor(t.info.group, t.info.kind);
+  const v = validatorOf(t);
   return [...commonUpdateErrors(t, obj, old), ...(v ? v.update(obj, old, { namespace: t.namespace }) : [])];
 }
 
 export function statusUpdateErrors(t: Target, obj: KubeObject, old: KubeObject): ErrorList {
-  const v = validatorFor(t.info.group, t.info.kind);
+  const v = validatorOf(t);
   return [...commonUpdateErrors(t, obj, old), ...(v?.updateStatus ? v.updateStatus(obj, old, { namespace: t.namespace }) : [])];
 }
 

@@ -36,7 +36,30 @@ export function compareGroups(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Negative when version a of a group is preferred over version b. */
+const KUBE_VERSION = /^v(\d+)(?:(alpha|beta)(\d+))?$/;
+const STABILITY: Readonly<Record<string, number>> = { '': 2, beta: 1, alpha: 0 };
+
+/**
+ * version.CompareKubeAwareVersionStrings: GA before beta before alpha, higher numbers first;
+ * versions that do not look like Kubernetes versions come last, by name. Negative when a is
+ * preferred.
+ */
+function compareKubeAware(a: string, b: string): number {
+  const ma = KUBE_VERSION.exec(a);
+  const mb = KUBE_VERSION.exec(b);
+  if (!ma || !mb) return ma ? -1 : mb ? 1 : a < b ? -1 : a > b ? 1 : 0;
+  const [, majorA = '', stabilityA = '', minorA = '0'] = ma;
+  const [, majorB = '', stabilityB = '', minorB = '0'] = mb;
+  if (stabilityA !== stabilityB) return STABILITY[stabilityB]! - STABILITY[stabilityA]!;
+  if (majorA !== majorB) return Number(majorB) - Number(majorA);
+  return Number(minorB) - Number(minorA);
+}
+
+/**
+ * Negative when version a of a group is preferred over version b: by the APIService's version
+ * priority (a CRD's versions all get the same), then Kubernetes-aware version order.
+ */
 export function compareVersions(group: string, a: string, b: string): number {
-  return (VERSION_PRIORITY[`${group}/${b}`] ?? 15) - (VERSION_PRIORITY[`${group}/${a}`] ?? 15);
+  const byPriority = (VERSION_PRIORITY[`${group}/${b}`] ?? 15) - (VERSION_PRIORITY[`${group}/${a}`] ?? 15);
+  return byPriority !== 0 ? byPriority : compareKubeAware(a, b);
 }

@@ -20,6 +20,7 @@ import { parseJson } from './json-parse';
 import { LineIndex } from './line-index';
 import { MAX_DEPTH, MAX_NODES, MAX_REQUEST_BODY_BYTES } from './limits';
 import type { ObjectNode, SourceEntry, SourceNode } from './source';
+import { toJsonValue } from './source';
 import { unmarshal, type StrictIssue } from './unmarshal';
 import { parseYamlDocuments, type YamlDuplicate } from './yaml-parse';
 
@@ -33,6 +34,8 @@ export interface BodyRequest {
   expected: GroupVersionKind;
   /** The fieldValidation query parameter; empty means Warn. */
   fieldValidation?: FieldValidation | '';
+  /** Custom resources: decoded unstructured, then this prunes the object and returns the unknown field paths. */
+  custom?: (obj: JsonObject) => string[];
 }
 
 export interface DecodedBody {
@@ -67,6 +70,7 @@ export interface ObjectBodyRequest {
   object: unknown;
   expected: GroupVersionKind;
   fieldValidation?: FieldValidation | '';
+  custom?: (obj: JsonObject) => string[];
 }
 
 export function decodeRequestBody(req: BodyRequest): DecodedBody | StatusError {
@@ -83,11 +87,11 @@ export function decodeRequestBody(req: BodyRequest): DecodedBody | StatusError {
  */
 export function decodeObjectBody(req: ObjectBodyRequest): DecodedBody | StatusError {
   const node = sourceNodeOf(req.object, MAX_DEPTH, MAX_REQUEST_BODY_BYTES);
-  if (!node) return decodeRequestBody({ body: JSON.stringify(req.object), contentType: 'application/json', expected: req.expected, fieldValidation: req.fieldValidation });
+  if (!node) return decodeRequestBody({ body: JSON.stringify(req.object), contentType: 'application/json', expected: req.expected, fieldValidation: req.fieldValidation, custom: req.custom });
   return decodeParsed({ node, duplicates: '' }, req, () => JSON.stringify(req.object));
 }
 
-function decodeParsed(parsed: Parsed, req: Pick<BodyRequest, 'expected' | 'fieldValidation'>, text: () => string): DecodedBody | StatusError {
+function decodeParsed(parsed: Parsed, req: Pick<BodyRequest, 'expected' | 'fieldValidation' | 'custom'>, text: () => string): DecodedBody | StatusError {
   const mode: FieldValidation = req.fieldValidation || 'Warn';
   const strictMode = mode !== 'Ignore';
   const unrecognized = (message: string) =>
@@ -101,6 +105,10 @@ function decodeParsed(parsed: Parsed, req: Pick<BodyRequest, 'expected' | 'field
     badRequestError(`${actual.kind} in version ${goQuote(actual.version)} cannot be handled as a ${req.expected.kind}: ${message}`);
 
   const sameGroupVersion = actual.group === req.expected.group && actual.version === req.expected.version;
+  if (req.custom) {
+    if (!sameGroupVersion) return versionMismatch(actual, req.expected);
+    return decodeUnstructured(parsed, req.custom, mode, actual, cannotHandle);
+  }
   const schema = schemaForKind(actual.group, actual.version, actual.kind);
   if (!schema) {
     if (!sameGroupVersion && isBuiltinGroup(actual.group)) return versionMismatch(actual, req.expected);
@@ -125,6 +133,29 @@ function decodeParsed(parsed: Parsed, req: Pick<BodyRequest, 'expected' | 'field
   const object: JsonObject = { apiVersion: formatApiVersion(actual.group, actual.version), kind: actual.kind };
   for (const [k, v] of Object.entries(value)) if (k !== 'apiVersion' && k !== 'kind') object[k] = v;
   return { object, warnings, strict: result.strict };
+}
+
+/**
+ * A custom resource: JSON as it is (the kind is checked by validation, not here), pruned by its
+ * schema, with the pruned fields as strict decoding errors or warnings like unknown fields of
+ * built-in kinds.
+ */
+function decodeUnstructured(
+  parsed: { node: SourceNode; duplicates: string },
+  prune: (obj: JsonObject) => string[],
+  mode: FieldValidation,
+  actual: GroupVersionKind,
+  cannotHandle: (message: string) => StatusError,
+): DecodedBody | StatusError {
+  const value = toJsonValue(parsed.node);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return cannotHandle('Object is not a map');
+  const unknown = prune(value);
+  const strict: StrictIssue[] = unknown.map((path) => ({ kind: 'unknown', path, message: `unknown field ${goQuote(path)}` }));
+  const strictErrors = mode === 'Ignore' ? [] : [...(parsed.duplicates ? [parsed.duplicates] : []), ...strict.map((s) => s.message)];
+  if (mode === 'Strict' && strictErrors.length > 0) return cannotHandle(`strict decoding error: ${strictErrors.join(', ')}`);
+  const object: JsonObject = { apiVersion: formatApiVersion(actual.group, actual.version), kind: actual.kind };
+  for (const [k, v] of Object.entries(value)) if (k !== 'apiVersion' && k !== 'kind') object[k] = v;
+  return { object, warnings: mode === 'Warn' ? strictErrors.flatMap(yamlWarnings) : [], strict };
 }
 
 type Parsed = { node: SourceNode; duplicates: string } | { error: string };

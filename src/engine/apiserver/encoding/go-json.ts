@@ -309,10 +309,19 @@ function sortedKeys(v: JsonValue): JsonValue {
   return out;
 }
 
+function definitionOf(obj: KubeObject): string | undefined {
+  const { group, version } = parseApiVersion(typeof obj.apiVersion === 'string' ? obj.apiVersion : '');
+  return kindDefinition(group, version, typeof obj.kind === 'string' ? obj.kind : '');
+}
+
+/** Whether the object's kind is a built-in Go type (else it is unstructured, a custom resource). */
+export function hasGoType(obj: KubeObject): boolean {
+  return definitionOf(obj) !== undefined;
+}
+
 /** The object as kube-apiserver would write it (the same object when it already is). */
 export function encodeLikeGo(obj: KubeObject): KubeObject {
-  const { group, version } = parseApiVersion(typeof obj.apiVersion === 'string' ? obj.apiVersion : '');
-  const definition = kindDefinition(group, version, typeof obj.kind === 'string' ? obj.kind : '');
+  const definition = definitionOf(obj);
   const json = obj as unknown as JsonObject;
   return (definition ? structCodec(definition).walk(json) : sortedKeys(json)) as unknown as KubeObject;
 }

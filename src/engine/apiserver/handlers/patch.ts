@@ -17,9 +17,15 @@ import { groupResource } from '../resources';
 import { checkName, subresourceUpdate } from './update';
 import { guaranteedUpdate, type UpdateResult } from './write';
 
+/** Custom resources take no strategic merge patch: they have no Go type to read patch strategies from. */
+const CUSTOM_PATCH_CONTENT_TYPES = Object.keys(PATCH_CONTENT_TYPES).filter((c) => PATCH_CONTENT_TYPES[c] !== 'strategic');
+
 export async function handlePatch(ctx: RequestContext, t: Target): Promise<UpdateResult> {
   const type = ctx.request.patchType;
   if (!type || type === 'apply') throw unsupportedMediaTypeError(type ?? '', Object.keys(PATCH_CONTENT_TYPES));
+  if (type === 'strategic' && ctx.server.customResources.forResource(t.info)) {
+    throw unsupportedMediaTypeError('application/strategic-merge-patch+json', CUSTOM_PATCH_CONTENT_TYPES);
+  }
   const invalid = validatePatchOptions({ fieldManager: ctx.options.fieldManager, force: ctx.options.force }, type);
   if (invalid) throw invalid;
   const patch = bodyValue(ctx.request.body);

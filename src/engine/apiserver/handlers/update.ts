@@ -29,7 +29,10 @@ export function checkName(obj: KubeObject, t: Target): void {
 export function subresourceUpdate(t: Target): Pick<UpdateSpec, 'prepare' | 'errors'> {
   switch (t.subresource) {
     case 'status':
-      return { prepare: prepareStatusUpdate(t.info.group, t.info.resource), errors: (obj, old) => statusUpdateErrors(t, obj, old) };
+      return {
+        prepare: t.strategy.prepareStatusUpdate ?? prepareStatusUpdate(t.info.group, t.info.resource),
+        errors: (obj, old) => statusUpdateErrors(t, obj, old),
+      };
     case 'finalize':
       return { prepare: prepareFinalizeUpdate, errors: (obj, old) => statusUpdateErrors(t, obj, old) };
     default:

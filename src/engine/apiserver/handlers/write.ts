@@ -24,6 +24,9 @@ import { groupResource } from '../resources';
 import type { StoredObject, WriteResult } from '../storage/resource-storage';
 import { NO_TRANSACTION } from '../strategies/types';
 import { createErrors, enforce, updateErrors } from '../validate';
+import { admissionForbidden } from '../admission/errors';
+import { isConditionTrue } from '../customresources/conditions';
+import { CRDS } from '../customresources/controller';
 import { admissionAttributes, mutate, validate } from './admit';
 import { checkEscalation } from './rbac-escalation';
 
@@ -81,8 +84,20 @@ async function alreadyExists(ctx: RequestContext, t: Target, obj: KubeObject, ge
 
 /** A create: mutating admission, then the store's create. */
 export async function createObject(ctx: RequestContext, t: Target, obj: KubeObject): Promise<KubeObject> {
+  await refuseWhileTerminating(ctx, t, obj);
   await mutate(ctx, admissionAttributes(ctx, t, 'CREATE', obj, undefined));
   return storeCreate(ctx, t, obj);
+}
+
+/** The crdHandler's forbidCreateAdmission: no new instances of a CRD that is being deleted. */
+async function refuseWhileTerminating(ctx: RequestContext, t: Target, obj: KubeObject): Promise<void> {
+  const custom = ctx.server.customResources.forResource(t.info);
+  if (!custom) return;
+  const crd = await ctx.server.storage.get(CRDS, '', custom.crd);
+  if (!crd || !isConditionTrue(crd, 'Terminating')) return;
+  const err = admissionForbidden(admissionAttributes(ctx, t, 'CREATE', obj, undefined), 'create not allowed while custom resource definition is terminating');
+  ctx.stage({ stage: 'mutating-admission', verdict: 'rejected', rule: 'CustomResourceDefinition terminating', detail: err.message });
+  throw err;
 }
 
 export interface UpdateSpec {
@@ -112,6 +127,7 @@ export async function guaranteedUpdate(ctx: RequestContext, t: Target, spec: Upd
       const obj = await spec.updatedObject(undefined);
       // The create branch of GuaranteedUpdate writes whatever version the client had in mind.
       delete obj.metadata.resourceVersion;
+      await refuseWhileTerminating(ctx, t, obj);
       await mutate(ctx, admissionAttributes(ctx, t, 'CREATE', obj, undefined));
       return { object: await storeCreate(ctx, t, obj), created: true };
     }

@@ -4,7 +4,7 @@
  */
 import type { KubeObject } from '../../api/types';
 import type { Store } from '../../store/types';
-import { cohabitationOf } from '../conversion';
+import { cohabitationOf, type Conversion } from '../conversion';
 import type { ResourceInfo } from '../resources';
 import { ConvertedStorage } from './converted-storage';
 import type { CachedEvent, GroupResource, ObjectReader } from './reader';
@@ -13,6 +13,8 @@ import type { ServedStorage } from './served';
 
 export class ClusterStorage implements ObjectReader {
   private readonly byResource = new Map<string, ServedStorage>();
+  /** Version-specific views: a custom resource's versions, each converted from its storage version. */
+  private readonly byVersion = new Map<string, ServedStorage>();
   /** The storages that own etcd key spaces (and watch caches). */
   private readonly owners: ResourceStorage[] = [];
 
@@ -52,8 +54,33 @@ export class ClusterStorage implements ObjectReader {
     return [...this.owners];
   }
 
-  for(r: GroupResource): ServedStorage | undefined {
-    return this.byResource.get(`${r.group}/${r.resource}`);
+  /** The storage serving a resource; in a given version where versions are converted (custom resources). */
+  for(r: GroupResource & { version?: string }): ServedStorage | undefined {
+    return (r.version !== undefined ? this.byVersion.get(`${r.group}/${r.version}/${r.resource}`) : undefined) ?? this.byResource.get(`${r.group}/${r.resource}`);
+  }
+
+  /**
+   * A custom resource's storage: one key space in `owner`'s (storage) version, its watch cache
+   * started, and a converting view per served version. Version-less reads see the storage version.
+   */
+  async addCustom(owner: ResourceInfo, served: readonly { info: ResourceInfo; conversion: Conversion }[]): Promise<ResourceStorage> {
+    const s = new ResourceStorage(this.store, owner, this.cacheCapacity);
+    await s.cache.start();
+    this.owners.push(s);
+    this.byResource.set(`${owner.group}/${owner.resource}`, new ConvertedStorage(s, owner, apiVersionOnly(owner)));
+    for (const { info, conversion } of served) this.byVersion.set(`${info.group}/${info.version}/${info.resource}`, new ConvertedStorage(s, info, conversion));
+    return s;
+  }
+
+  async removeCustom(group: string, resource: string): Promise<void> {
+    const id = `${group}/${resource}`;
+    const view = this.byResource.get(id);
+    this.byResource.delete(id);
+    for (const k of [...this.byVersion.keys()]) if (k.startsWith(`${group}/`) && k.endsWith(`/${resource}`)) this.byVersion.delete(k);
+    const owner = view instanceof ConvertedStorage ? view.stored : undefined;
+    const at = this.owners.findIndex((o) => o === owner);
+    if (at >= 0) this.owners.splice(at, 1);
+    if (owner instanceof ResourceStorage) await owner.cache.stop();
   }
 
   private must(r: GroupResource): ServedStorage {
@@ -95,4 +122,10 @@ export class ClusterStorage implements ObjectReader {
     });
     return 'stop' in watcher ? () => watcher.stop() : () => undefined;
   }
+}
+
+/** Objects read without a version come in the storage version (whatever version they were stored in). */
+function apiVersionOnly(owner: ResourceInfo): Conversion {
+  const apiVersion = `${owner.group}/${owner.version}`;
+  return { storageApiVersion: apiVersion, servedApiVersion: apiVersion, toStorage: (obj) => obj, fromStorage: (obj) => ({ ...obj, apiVersion }) };
 }

@@ -7,7 +7,7 @@
 import type { KeyValue } from '../../store/types';
 import type { KubeObject } from '../../api/types';
 import { applyDefaults } from '../defaults/apply';
-import { encodeLikeGo } from '../encoding/go-json';
+import { encodeLikeGo, hasGoType } from '../encoding/go-json';
 
 /** ObjectMeta's fields in the order Go's encoding writes them. */
 const META_ORDER = [
@@ -44,23 +44,24 @@ export function canonical(obj: KubeObject): KubeObject {
  */
 export function asStored(stored: KubeObject, revision: number): KubeObject {
   applyDefaults(stored);
-  stored.metadata = withResourceVersion(stored.metadata, revision);
+  stored.metadata = withResourceVersion(stored, revision);
   return deepFreeze(stored);
 }
 
 export function decodeFromStorage(kv: Pick<KeyValue, 'value' | 'modRevision'>): KubeObject {
   const obj = JSON.parse(kv.value) as KubeObject;
   applyDefaults(obj);
-  obj.metadata = withResourceVersion(obj.metadata, kv.modRevision);
+  obj.metadata = withResourceVersion(obj, kv.modRevision);
   return deepFreeze(obj);
 }
 
-/** resourceVersion goes where Go's encoding puts it: after uid. */
-function withResourceVersion(meta: KubeObject['metadata'], revision: number): KubeObject['metadata'] {
+/** resourceVersion goes where Go's encoding puts it: after uid, or among sorted keys for custom resources. */
+function withResourceVersion(obj: KubeObject, revision: number): KubeObject['metadata'] {
   const out: KubeObject['metadata'] = {};
+  const after = hasGoType(obj) ? (k: string) => META_ORDER.indexOf(k) > META_ORDER.indexOf('uid') : (k: string) => k > 'resourceVersion';
   let placed = false;
-  for (const [k, v] of Object.entries(meta)) {
-    if (!placed && META_ORDER.indexOf(k) > META_ORDER.indexOf('uid')) {
+  for (const [k, v] of Object.entries(obj.metadata)) {
+    if (!placed && after(k)) {
       out.resourceVersion = String(revision);
       placed = true;
     }

@@ -91,7 +91,7 @@ export class ConvertedStorage implements ServedStorage {
 
   /** The object in the served version; an object already in it (a no-op write's) as it is. */
   private out(obj: KubeObject): KubeObject {
-    if (obj.apiVersion !== this.conversion.storageApiVersion) return obj;
+    if (obj.apiVersion === this.conversion.servedApiVersion) return obj;
     if (!Object.isFrozen(obj)) return this.conversion.fromStorage(obj);
     let served = this.served.get(obj);
     if (!served) {

@@ -4,6 +4,7 @@
  * registries in pkg/registry do.
  */
 import type { ResourceInfo } from '../resources';
+import { customResourceDefinitionStrategy } from './custom-resource-definition';
 import { genericStrategy, type GenericOptions } from './generic';
 import { namespaceStrategy } from './namespace';
 import { podStrategy } from './pod';
@@ -24,7 +25,6 @@ const options: Record<string, GenericOptions> = {
   'networking.k8s.io/ingresses': { generation: true, emptyStatus: () => ({ loadBalancer: {} }) },
   'networking.k8s.io/networkpolicies': { generation: true },
   'discovery.k8s.io/endpointslices': { generation: true },
-  'apiextensions.k8s.io/customresourcedefinitions': { generation: true },
   'admissionregistration.k8s.io/validatingwebhookconfigurations': { generation: true },
   'admissionregistration.k8s.io/mutatingwebhookconfigurations': { generation: true },
   'admissionregistration.k8s.io/validatingadmissionpolicies': { generation: true },
@@ -46,5 +46,6 @@ export function strategyFor(type: ResourceInfo, allocators: ServiceAllocators): 
   if (id === '/namespaces') return namespaceStrategy(type);
   if (id === 'batch/jobs') return jobStrategy(type);
   if (id === 'apps/daemonsets') return daemonSetStrategy(type);
+  if (id === 'apiextensions.k8s.io/customresourcedefinitions') return customResourceDefinitionStrategy(type);
   return genericStrategy(type, options[id]);
 }

@@ -6,6 +6,7 @@ import type { Clock } from '../../clock';
 import type { Random } from '../../random';
 import type { KubeObject } from '../../api/types';
 import type { ObjectReader } from '../storage/reader';
+import type { KindValidator } from '../validation/registry';
 
 export interface StrategyContext {
   readonly clock: Clock;
@@ -52,4 +53,8 @@ export interface Strategy {
   warningsOnCreate?(obj: KubeObject): string[];
   /** Whether an update completes a pending deletion; default: no finalizers left and no grace period. */
   shouldDeleteDuringUpdate?(obj: KubeObject, old: KubeObject): boolean;
+  /** Field rules of kinds registered at run time (custom resources); else the kind's registered validator. */
+  readonly validator?: KindValidator;
+  /** The status subresource's PrepareForUpdate, where it differs from the generic one (custom resources). */
+  prepareStatusUpdate?(obj: KubeObject, old: KubeObject): KubeObject;
 }

@@ -1,0 +1,139 @@
+/**
+ * The REST strategy of a custom resource (apiextensions-apiserver pkg/registry/customresource):
+ * generation 1 on create and bumped on any change outside metadata; with a status subresource,
+ * status is written only through it, which in turn changes nothing but status. Validation is the
+ * type meta, ObjectMeta (names are DNS subdomains), the structural schema and the scale paths.
+ */
+import { invalid, Path, type ErrorList } from '../../api/field';
+import { goFloat } from '../../api/gofmt';
+import { nameIsDNSSubdomain } from '../../api/names';
+import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../../api/types';
+import { cloneJson } from '../patch/govalue';
+import type { Strategy } from '../strategies/types';
+import type { KindValidator } from '../validation/registry';
+import { semanticEqual, validateObjectMeta } from '../validation/meta';
+import type { CustomResourceVersion } from './definition';
+import { validateCustomResource } from './validate';
+
+const MAX_INT32 = 2147483647;
+
+function nonMetadataChanged(obj: KubeObject, old: KubeObject): boolean {
+  const keys = new Set([...Object.keys(obj), ...Object.keys(old)]);
+  for (const k of keys) if (k !== 'metadata' && !semanticEqual(obj[k], old[k])) return true;
+  return false;
+}
+
+/** Go's %v of a decoded JSON value, as accessor errors print it. */
+function goValue(v: JsonValue): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return goFloat(v);
+  if (v === null) return '<nil>';
+  if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
+  if (typeof v === 'object') return `map[${Object.keys(v).sort().map((k) => `${k}:${goValue(v[k]!)}`).join(' ')}]`;
+  return String(v);
+}
+
+function goType(v: JsonValue): string {
+  if (v === null) return '<nil>';
+  if (Array.isArray(v)) return '[]interface {}';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64';
+  if (typeof v === 'object') return 'map[string]interface {}';
+  return typeof v === 'boolean' ? 'bool' : 'string';
+}
+
+/** unstructured.NestedInt64 at a ".a.b" path: the value, undefined when absent, or the accessor error. */
+function nestedInt(obj: JsonObject, path: string): number | undefined | { error: string } {
+  const parts = path.replace(/^\./, '').split('.');
+  const jsonPath = (n: number): string => `.${parts.slice(0, n).join('.')}`;
+  let cur: JsonValue = obj;
+  for (let i = 0; i < parts.length; i++) {
+    if (!isObject(cur)) return { error: `${jsonPath(i + 1)} accessor error: ${goValue(cur)} is of the type ${goType(cur)}, expected map[string]interface{}` };
+    const next: JsonValue | undefined = cur[parts[i]!];
+    if (next === undefined) return undefined;
+    cur = next;
+  }
+  if (typeof cur !== 'number' || !Number.isInteger(cur)) return { error: `${jsonPath(parts.length)} accessor error: ${goValue(cur)} is of the type ${goType(cur)}, expected int64` };
+  return cur;
+}
+
+/** ValidateScaleSpec and ValidateScaleStatus: the replicas paths hold non-negative int32 values. */
+function scaleErrors(obj: KubeObject, paths: string[]): ErrorList {
+  const errs: ErrorList = [];
+  for (const path of paths) {
+    const value = nestedInt(obj as unknown as JsonObject, path);
+    const at = Path.root(path);
+    if (typeof value === 'object') errs.push(invalid(at, 0, value.error));
+    else if (value !== undefined && value < 0) errs.push(invalid(at, value, 'should be a non-negative integer'));
+    else if (value !== undefined && value > MAX_INT32) errs.push(invalid(at, value, `should be less than or equal to ${MAX_INT32}`));
+  }
+  return errs;
+}
+
+function typeMetaErrors(v: CustomResourceVersion, obj: KubeObject): ErrorList {
+  const errs: ErrorList = [];
+  if (obj.kind !== v.kind) errs.push(invalid(Path.root('kind'), obj.kind, `must be ${v.kind}`));
+  const apiVersion = `${v.group}/${v.version}`;
+  if (obj.apiVersion !== apiVersion) errs.push(invalid(Path.root('apiVersion'), obj.apiVersion, `must be ${apiVersion}`));
+  return errs;
+}
+
+function customResourceValidator(v: CustomResourceVersion): KindValidator {
+  const specPaths = v.scale ? [v.scale.specReplicasPath] : [];
+  const statusPaths = v.scale ? [v.scale.statusReplicasPath] : [];
+  const statusSchema = v.schema.properties.get('status');
+  return {
+    create(obj) {
+      const typeMeta = typeMetaErrors(v, obj);
+      if (typeMeta.length > 0) return typeMeta;
+      return [
+        ...validateObjectMeta(obj.metadata, v.namespaced, nameIsDNSSubdomain, Path.root('metadata')),
+        ...validateCustomResource(obj as unknown as JsonObject, v.schema),
+        ...scaleErrors(obj, [...specPaths, ...statusPaths]),
+      ];
+    },
+    update(obj, old) {
+      const typeMeta = typeMetaErrors(v, obj);
+      if (typeMeta.length > 0) return typeMeta;
+      return [...validateCustomResource(obj as unknown as JsonObject, v.schema, undefined, old as unknown as JsonObject), ...scaleErrors(obj, [...specPaths, ...statusPaths])];
+    },
+    updateStatus(obj, old) {
+      const typeMeta = typeMetaErrors(v, obj);
+      if (typeMeta.length > 0) return typeMeta;
+      const status = obj.status as JsonValue | undefined;
+      const schemaErrors = status !== undefined && statusSchema ? validateCustomResource(status, statusSchema, Path.root('status'), old.status as JsonValue | undefined) : [];
+      return [...schemaErrors, ...scaleErrors(obj, statusPaths)];
+    },
+  };
+}
+
+export function customResourceStrategy(v: CustomResourceVersion): Strategy {
+  return {
+    generation: true,
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: false,
+    returnDeletedObject: false,
+    garbageCollected: true,
+    validator: customResourceValidator(v),
+    prepareForCreate(obj) {
+      if (v.statusSubresource) delete obj.status;
+      obj.metadata.generation = 1;
+    },
+    prepareForUpdate(obj, old) {
+      if (v.statusSubresource) {
+        if (old.status !== undefined) obj.status = cloneJson(old.status as JsonValue);
+        else delete obj.status;
+      }
+      if (nonMetadataChanged(obj, old)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
+    },
+    // The status subresource keeps the old object but for status (and the writer's managedFields).
+    prepareStatusUpdate(obj, old) {
+      const next = cloneJson(old as unknown as JsonObject) as unknown as KubeObject;
+      if (obj.metadata.managedFields) next.metadata.managedFields = obj.metadata.managedFields;
+      else delete next.metadata.managedFields;
+      next.metadata.resourceVersion = obj.metadata.resourceVersion;
+      if (obj.status !== undefined) next.status = obj.status;
+      else delete next.status;
+      return next;
+    },
+  };
+}
