@@ -37,7 +37,8 @@ export const CASES = [
   { name: 'annotate', args: ['annotate', 'deployment', 'web', '-n', 'shop', 'owner=team-a'] },
   { name: 'patch-strategic', args: ['patch', 'deployment', 'web', '-n', 'shop', '-p', '{"spec":{"minReadySeconds":1}}'] },
   { name: 'patch-merge', args: ['patch', 'deployment', 'web', '-n', 'shop', '--type=merge', '-p', '{"spec":{"revisionHistoryLimit":5}}'] },
-  { name: 'patch-json', args: ['patch', 'deployment', 'web', '-n', 'shop', '--type=json', '-p', '[{"op":"replace","path":"/spec/minReadySeconds","value":0}]'] },
+  // Not 0: minReadySeconds is omitempty, so a zero is not written and kubectl-patch would stop owning it (no conflict below).
+  { name: 'patch-json', args: ['patch', 'deployment', 'web', '-n', 'shop', '--type=json', '-p', '[{"op":"replace","path":"/spec/minReadySeconds","value":2}]'] },
   { name: 'apply-server-side-conflict', args: ['apply', '--server-side', '-f', '{{manifests}}/web-ssa.yaml'] },
   { name: 'apply-server-side-force', args: ['apply', '--server-side', '--force-conflicts', '-f', '{{manifests}}/web-ssa.yaml'] },
   { name: 'rollout-status-after-apply', args: ['rollout', 'status', 'deployment/web', '-n', 'shop', '--timeout=90s'], drop: WAITING },
@@ -96,6 +97,15 @@ export const CASES = [
   { name: 'bad-selector', args: ['get', 'pods', '-n', 'shop', '-l', 'app in (web'] },
   { name: 'raw-healthz', args: ['get', '--raw', '/healthz'] },
   { name: 'raw-readyz-verbose', args: ['get', '--raw', '/readyz?verbose'] },
+  { name: 'apply-crd', args: ['apply', '-f', '{{manifests}}/crontab-crd.yaml'] },
+  { name: 'wait-crd-established', args: ['wait', '--for=condition=Established', 'crd/crontabs.stable.example.com', '--timeout=30s'] },
+  { name: 'apply-custom-resource', args: ['apply', '-f', '{{manifests}}/crontab.yaml'] },
+  { name: 'apply-custom-resource-invalid', args: ['apply', '-f', '{{manifests}}/crontab-invalid.yaml'] },
+  { name: 'apply-custom-resource-unknown-field', args: ['apply', '-f', '{{manifests}}/crontab-unknown-field.yaml'] },
+  { name: 'get-custom-resources', args: ['get', 'crontabs', '-n', 'shop'] },
+  { name: 'get-custom-resource-yaml', args: ['get', 'ct', 'my-new-cron-object', '-n', 'shop', '-o', 'yaml'] },
+  { name: 'delete-crd', args: ['delete', 'crd', 'crontabs.stable.example.com', '--timeout=60s'] },
+  { name: 'get-crd-gone', args: ['get', 'crd', 'crontabs.stable.example.com'] },
 ];
 
 /**
