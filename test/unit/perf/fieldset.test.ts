@@ -110,4 +110,19 @@ describe('perf: fieldsV1 read in one pass', () => {
     assert.equal([...second.fields.values()][0]!.set, [...first.fields.values()][0]!.set);
     assert.notEqual(second.fields, first.fields);
   });
+
+  it('reuses the stored set for a request entry that copies it, and decodes one that differs', () => {
+    const fieldsV1 = toFieldsV1(FieldSet.from(randomPaths(11, 30)));
+    const stored = deepFreeze([{ manager: 'm', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1 } as ManagedFieldsEntry]);
+    const storedSet = [...decodeManagedFields(stored).fields.values()][0]!.set;
+    const copy = structuredClone(stored) as ManagedFieldsEntry[];
+    const reused = decodeManagedFields(copy, stored);
+    assert.equal([...reused.fields.values()][0]!.set, storedSet);
+    assert.deepStrictEqual(reused, decodeManagedFields(structuredClone(stored) as ManagedFieldsEntry[]));
+    const changed = structuredClone(stored) as ManagedFieldsEntry[];
+    changed[0]!.fieldsV1 = { ...changed[0]!.fieldsV1, 'f:extra': {} };
+    const decoded = decodeManagedFields(changed, stored);
+    assert.notEqual([...decoded.fields.values()][0]!.set, storedSet);
+    assert.deepStrictEqual(decoded, decodeManagedFields(structuredClone(changed)));
+  });
 });

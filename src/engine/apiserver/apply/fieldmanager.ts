@@ -141,7 +141,7 @@ export function updateManagedFields(req: UpdateRequest): KubeObject {
   if (req.subresource) managed = decodeOrEmpty(req.live?.metadata.managedFields);
   else if (isReset(requested)) managed = emptyManaged();
   else {
-    const fromRequest = decodeOrEmpty(requested);
+    const fromRequest = decodeOrEmpty(requested, req.live?.metadata.managedFields);
     managed = fromRequest.fields.size > 0 ? fromRequest : decodeOrEmpty(req.live?.metadata.managedFields);
   }
   // The request's object is the caller's to hand over (a fresh decode): only the levels this
@@ -193,9 +193,9 @@ function setManagedFields(obj: JsonObject, managed: Managed): ManagedFieldsEntry
   return entries;
 }
 
-function decodeOrEmpty(entries: readonly ManagedFieldsEntry[] | undefined): Managed {
+function decodeOrEmpty(entries: readonly ManagedFieldsEntry[] | undefined, stored?: readonly ManagedFieldsEntry[]): Managed {
   try {
-    return decodeManagedFields(entries);
+    return decodeManagedFields(entries, stored);
   } catch {
     return emptyManaged();
   }

@@ -6,7 +6,9 @@
  */
 import { goJson, goQuote } from '../../api/gofmt';
 import { isObject, type JsonObject, type JsonValue, type ManagedFieldsEntry } from '../../api/types';
+import { cloneJson } from '../patch/govalue';
 import { fromFieldsV1, toFieldsV1 } from './fieldpath/fieldsv1';
+import { RecentMap } from './recent';
 import type { FieldSet } from './fieldpath/set';
 import { compareStrings } from './fieldpath/element';
 
@@ -53,15 +55,12 @@ export function managerIdentifier(e: ManagerInfo): string {
 }
 
 /** Identifiers seen recently, parsed (writes repeat a handful of them). */
-const parsedIdentifiers = new Map<string, Readonly<ManagerInfo> | undefined>();
-const MAX_PARSED_IDENTIFIERS = 1024;
+const parsedIdentifiers = new RecentMap<string, Readonly<ManagerInfo> | undefined>(1024);
 
 export function parseIdentifier(id: string): Readonly<ManagerInfo> | undefined {
   if (parsedIdentifiers.has(id)) return parsedIdentifiers.get(id);
   const info = parseIdentifierText(id);
-  if (parsedIdentifiers.size >= MAX_PARSED_IDENTIFIERS) parsedIdentifiers.clear();
-  parsedIdentifiers.set(id, info && Object.freeze(info));
-  return info;
+  return parsedIdentifiers.set(id, info && Object.freeze(info));
 }
 
 function parseIdentifierText(id: string): ManagerInfo | undefined {
@@ -95,8 +94,12 @@ export function printManager(id: string): string {
 
 export class ManagedFieldsError extends Error {}
 
-/** DecodeManagedFields. */
-export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | undefined): Managed {
+/**
+ * DecodeManagedFields. `stored` are the entries of the stored object, when the request's entries
+ * are likely copies of them (updates and patches send them back): an entry whose fields equal the
+ * stored entry's at the same place reuses that entry's decoded set.
+ */
+export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | undefined, stored?: readonly ManagedFieldsEntry[]): Managed {
   const managed = emptyManaged();
   (entries ?? []).forEach((e, i) => {
     if (e.operation !== 'Apply' && e.operation !== 'Update') throw new ManagedFieldsError('operation must be `Apply` or `Update`');
@@ -105,8 +108,9 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | und
     if (e.fieldsType !== 'FieldsV1') throw new ManagedFieldsError(`invalid fieldsType ${goQuote(e.fieldsType)} in managed fields entry ${i}`);
     const id = managerIdentifier({ manager: e.manager ?? '', operation: e.operation, apiVersion: e.apiVersion, subresource: e.subresource });
     let set: FieldSet;
+    const same = stored?.[i]?.fieldsV1;
     try {
-      set = decodeSet(e.fieldsV1 ?? {});
+      set = decodeSet(same !== undefined && sameFields(e.fieldsV1 ?? {}, same) ? same : (e.fieldsV1 ?? {}));
     } catch (err) {
       throw new ManagedFieldsError(`error decoding versioned set: error decoding set: ${(err as Error).message}`);
     }
@@ -116,14 +120,45 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | und
   return managed;
 }
 
-/** Sets of stored (deep-frozen, so unchanging) fieldsV1 values: each is decoded once. */
-const decodedSets = new WeakMap<object, FieldSet>();
+/**
+ * Sets of recently stored (deep-frozen, so unchanging) fieldsV1 values, bounded so that the cache
+ * does not grow with the number of objects in the cluster. A manager whose fields did not change
+ * keeps such a set, and its encoding is kept with it (each entry gets its own copy); new sets are
+ * encoded afresh.
+ */
+const decodedSets = new RecentMap<object, FieldSet>(4096);
+const storedEncodings = new WeakMap<FieldSet, JsonObject | undefined>();
 
 function decodeSet(fieldsV1: JsonValue): FieldSet {
   if (!isObject(fieldsV1) || !Object.isFrozen(fieldsV1)) return fromFieldsV1(fieldsV1);
   let set = decodedSets.get(fieldsV1);
-  if (!set) decodedSets.set(fieldsV1, (set = fromFieldsV1(fieldsV1)));
+  if (!set) {
+    set = decodedSets.set(fieldsV1, fromFieldsV1(fieldsV1));
+    storedEncodings.set(set, undefined);
+  }
   return set;
+}
+
+function encodeSet(set: FieldSet): JsonObject {
+  if (!storedEncodings.has(set)) return toFieldsV1(set);
+  let encoded = storedEncodings.get(set);
+  if (!encoded) storedEncodings.set(set, (encoded = toFieldsV1(set)));
+  return cloneJson(encoded);
+}
+
+/** Whether two fieldsV1 values hold the same keys at every level (what decoding reads of them). */
+function sameFields(a: JsonValue, b: JsonValue): boolean {
+  if (a === b) return true;
+  if (!isObject(a) || !isObject(b)) return false;
+  let keys = 0;
+  for (const k in a) {
+    if (a[k] === undefined) continue;
+    keys++;
+    const other = b[k];
+    if (other === undefined || !sameFields(a[k]!, other)) return false;
+  }
+  for (const k in b) if (b[k] !== undefined) keys--;
+  return keys === 0;
 }
 
 /** encodeManagedFields: undefined when nothing is managed (the field is then dropped). */
@@ -140,7 +175,7 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
     const time = managed.times.get(id);
     if (time) entry.time = time;
     entry.fieldsType = 'FieldsV1';
-    entry.fieldsV1 = toFieldsV1(vs.set) as JsonObject;
+    entry.fieldsV1 = encodeSet(vs.set);
     if (info.subresource) entry.subresource = info.subresource;
     entries.push(entry);
   }

@@ -40,8 +40,8 @@ function filter(ctx: UpdaterContext, set: FieldSet): FieldSet {
  * writer, or report them as conflicts.
  */
 function takeChanged(ctx: UpdaterContext, oldObj: JsonValue, newObj: JsonValue, managers: ManagerSets, writer: string, force: boolean): Comparison {
-  const raw = compare(oldObj, newObj, ctx.schema);
-  const cmp = { removed: filter(ctx, raw.removed), modified: filter(ctx, raw.modified), added: filter(ctx, raw.added) };
+  // What the endpoint may not own is left out of the comparison, and not even walked.
+  const cmp = compare(oldObj, newObj, ctx.schema, ctx.resetFields);
   const changed = cmp.modified.union(cmp.added);
   const conflicts = new Map<string, FieldSet>();
   for (const [manager, vs] of managers) {

@@ -43,11 +43,11 @@ export class ResourceStorage {
   private readonly storagePrefix: string;
 
   /**
-   * What this storage wrote and the watch cache has not seen yet, by key: the object as reading
-   * it back would give it (see asStored), shared with reads and with the cache's event instead of
-   * decoding the stored bytes again. Each entry goes when the cache takes it or the key changes.
+   * What this storage wrote and the watch cache has not seen yet, by key, oldest first: the
+   * objects as reading them back would give them (see asStored), shared with reads and with the
+   * cache's events instead of decoding the stored bytes again. The cache takes each in turn.
    */
-  private readonly written = new Map<string, KubeObject>();
+  private readonly written = new Map<string, KubeObject[]>();
 
   constructor(
     readonly store: Store,
@@ -74,19 +74,34 @@ export class ResourceStorage {
   }
 
   private writtenAt(key: string, revision: number): KubeObject | undefined {
-    const obj = this.written.get(key);
-    return obj && obj.metadata.resourceVersion === String(revision) ? obj : undefined;
+    const rv = String(revision);
+    return this.written.get(key)?.find((obj) => obj.metadata.resourceVersion === rv);
   }
 
+  /** The cache's event for this revision: it takes the object, and whatever was written before it is past. */
   private takeWritten(key: string, revision: number): KubeObject | undefined {
-    const obj = this.writtenAt(key, revision);
-    if (obj) this.written.delete(key);
+    const objects = this.written.get(key);
+    if (!objects) return undefined;
+    const rv = String(revision);
+    const at = objects.findIndex((obj) => obj.metadata.resourceVersion === rv);
+    if (at < 0) {
+      // Not a write of this storage (a delete, another writer): what was written before it is past.
+      const later = objects.filter((obj) => Number(obj.metadata.resourceVersion) > revision);
+      if (later.length === 0) this.written.delete(key);
+      else this.written.set(key, later);
+      return undefined;
+    }
+    const obj = objects[at];
+    if (at === objects.length - 1) this.written.delete(key);
+    else objects.splice(0, at + 1);
     return obj;
   }
 
   private wrote(key: string, stored: KubeObject, revision: number): WriteResult {
     const object = asStored(stored, revision);
-    this.written.set(key, object);
+    const objects = this.written.get(key);
+    if (objects) objects.push(object);
+    else this.written.set(key, [object]);
     return { object, revision };
   }
 
@@ -152,7 +167,6 @@ export class ResourceStorage {
       }),
     );
     if (!res.succeeded) return undefined;
-    this.written.delete(key);
     return { object: expected.object, revision: res.header.revision };
   }
 

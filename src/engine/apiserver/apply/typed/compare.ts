@@ -114,24 +114,28 @@ class Position {
  */
 const ROOT = field('');
 
-export function compare(lhs: JsonValue, rhs: JsonValue, ref: TypeRef): Comparison {
+/**
+ * The comparison; with `ignored`, without the paths it has as members and everything below them
+ * (as Set.RecursiveDifference would remove them afterwards), and without walking into them.
+ */
+export function compare(lhs: JsonValue, rhs: JsonValue, ref: TypeRef, ignored?: FieldSet): Comparison {
   const holder = new Position(undefined, ROOT);
-  walk(lhs, rhs, ref, holder, ROOT);
+  walk(lhs, rhs, ref, holder, ROOT, ignored);
   const setOf = (change: Change): FieldSet => holder.set(change).withPrefix(ROOT);
   return { removed: setOf(REMOVED), modified: setOf(MODIFIED), added: setOf(ADDED) };
 }
 
 /** One walker step for the value at `pe` under `parent`: lhs or rhs may be absent (undefined), not both. */
-function walk(lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef, parent: Position, pe: PathElement): void {
+function walk(lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef, parent: Position, pe: PathElement, ignored: FieldSet | undefined): void {
   const l = deduce(ref, lhs);
   const r = deduce(ref, rhs);
   let inLeaf: boolean;
-  if (rhs === undefined) inLeaf = handle(l, lhs, rhs, parent, pe);
-  else if (lhs === undefined || sameAtom(l, r)) inLeaf = handle(r, lhs, rhs, parent, pe);
+  if (rhs === undefined) inLeaf = handle(l, lhs, rhs, parent, pe, ignored);
+  else if (lhs === undefined || sameAtom(l, r)) inLeaf = handle(r, lhs, rhs, parent, pe, ignored);
   else {
     // A value that changed type is visited as both types; only the second decides the leaf check.
-    handle(l, lhs, rhs, parent, pe);
-    inLeaf = handle(r, lhs, rhs, parent, pe);
+    handle(l, lhs, rhs, parent, pe, ignored);
+    inLeaf = handle(r, lhs, rhs, parent, pe, ignored);
   }
   if (!inLeaf) {
     if (lhs === undefined) parent.record(pe, ADDED);
@@ -147,15 +151,15 @@ function leaf(lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Po
 }
 
 /** Whether the value was compared as a leaf. */
-function handle(t: Typed, lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Position, pe: PathElement): boolean {
+function handle(t: Typed, lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Position, pe: PathElement, ignored: FieldSet | undefined): boolean {
   const h = t.handler;
   switch (h.kind) {
     case 'scalar':
       return leaf(lhs, rhs, parent, pe);
     case 'map':
-      return compareMaps(h.map, lhs, rhs, parent, pe);
+      return compareMaps(h.map, lhs, rhs, parent, pe, ignored);
     case 'list':
-      return compareLists(h.list, lhs, rhs, parent, pe);
+      return compareLists(h.list, lhs, rhs, parent, pe, ignored);
     case 'none':
       return false;
   }
@@ -173,15 +177,29 @@ function fieldElement(t: MapAtom, key: string): PathElement {
   return pe;
 }
 
-function compareMaps(t: MapAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Position, pe: PathElement): boolean {
+/** What is ignored below a child: undefined when nothing is, SKIP when the child itself is. */
+const SKIP = FieldSet.EMPTY;
+
+function ignoredBelow(ignored: FieldSet | undefined, pe: PathElement): FieldSet | undefined {
+  if (!ignored) return undefined;
+  return ignored.hasMember(pe) ? SKIP : ignored.child(pe);
+}
+
+function compareMaps(t: MapAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Position, pe: PathElement, ignored: FieldSet | undefined): boolean {
   const l = isObject(lhs) ? lhs : undefined;
   const r = isObject(rhs) ? rhs : undefined;
   const emptyPromoteToLeaf = isEmptyMap(l) && isEmptyMap(r);
   if (t.relationship === 'atomic' || emptyPromoteToLeaf) return leaf(lhs, rhs, parent, pe);
   const at = new Position(parent, pe);
-  if (l) for (const key in l) if (l[key] !== undefined) walk(l[key], r?.[key], fieldType(t, key), at, fieldElement(t, key));
-  if (r) for (const key in r) if (r[key] !== undefined && l?.[key] === undefined) walk(undefined, r[key], fieldType(t, key), at, fieldElement(t, key));
+  if (l) for (const key in l) if (l[key] !== undefined) visitField(t, l[key], r?.[key], key, at, ignored);
+  if (r) for (const key in r) if (r[key] !== undefined && l?.[key] === undefined) visitField(t, undefined, r[key], key, at, ignored);
   return false;
+}
+
+function visitField(t: MapAtom, lv: JsonValue | undefined, rv: JsonValue | undefined, key: string, at: Position, ignored: FieldSet | undefined): void {
+  const child = fieldElement(t, key);
+  const below = ignoredBelow(ignored, child);
+  if (below !== SKIP) walk(lv, rv, fieldType(t, key), at, child, below);
 }
 
 function isEmptyMap(m: JsonObject | undefined): boolean {
@@ -190,7 +208,7 @@ function isEmptyMap(m: JsonObject | undefined): boolean {
   return true;
 }
 
-function compareLists(t: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Position, pe: PathElement): boolean {
+function compareLists(t: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Position, pe: PathElement, ignored: FieldSet | undefined): boolean {
   const l = Array.isArray(lhs) ? lhs : undefined;
   const r = Array.isArray(rhs) ? rhs : undefined;
   const emptyPromoteToLeaf = (!l || l.length === 0) && (!r || r.length === 0);
@@ -214,14 +232,16 @@ function compareLists(t: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue | 
     if (k.ok) groupOf(k.pe).r.push(item);
   }
   for (const g of groups) {
-    if (g.l.length <= 1 && g.r.length <= 1) walk(g.l[0], g.r[0], t.element, at, g.pe);
+    const below = ignoredBelow(ignored, g.pe);
+    if (below === SKIP) continue;
+    if (g.l.length <= 1 && g.r.length <= 1) walk(g.l[0], g.r[0], t.element, at, g.pe, below);
     else if (g.l.length >= 2 && g.r.length >= 2) {
       if (g.l.length !== g.r.length || !g.l.every((v, i) => jsonEqual(v, g.r[i]))) at.record(g.pe, MODIFIED);
     } else if (g.l.length >= 2) {
-      if (g.r.length !== 0) walk(undefined, g.r[0], t.element, at, g.pe);
+      if (g.r.length !== 0) walk(undefined, g.r[0], t.element, at, g.pe, below);
       at.record(g.pe, REMOVED);
     } else {
-      if (g.l.length !== 0) walk(g.l[0], undefined, t.element, at, g.pe);
+      if (g.l.length !== 0) walk(g.l[0], undefined, t.element, at, g.pe, below);
       at.record(g.pe, ADDED);
     }
   }
