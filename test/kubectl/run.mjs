@@ -78,7 +78,8 @@ function run(kubectl, args, env) {
 
 function render(c, result) {
   const lines = (text) => {
-    let ls = normalize(text, c).split('\n');
+    // The manifests' folder depends on where the repository is checked out.
+    let ls = normalize(text.split(join(HERE, 'manifests')).join('{{manifests}}'), c).split('\n');
     if (ls[ls.length - 1] === '') ls.pop();
     if (c.drop) ls = ls.filter((l) => !c.drop.test(l));
     if (c.sort) ls = [...new Set(ls)].sort();
