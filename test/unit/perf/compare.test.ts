@@ -14,7 +14,7 @@ import { FieldSet } from '../../../src/engine/apiserver/apply/fieldpath/set';
 import type { ListAtom, MapAtom, TypeRef } from '../../../src/engine/apiserver/apply/schema';
 import { fieldType } from '../../../src/engine/apiserver/apply/schema';
 import type { Typed } from '../../../src/engine/apiserver/apply/typed/atom';
-import { deduce, listItemKey, sameAtom } from '../../../src/engine/apiserver/apply/typed/atom';
+import { deduce, listItemKey } from '../../../src/engine/apiserver/apply/typed/atom';
 import { compare, type Comparison } from '../../../src/engine/apiserver/apply/typed/compare';
 import { zeroObject } from '../../../src/engine/apiserver/apply/zero';
 import { jsonEqual } from '../../../src/engine/apiserver/patch/govalue';
@@ -38,7 +38,7 @@ function walk(lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeR
   const l = deduce(ref, lhs);
   const r = deduce(ref, rhs);
   if (rhs === undefined) handle(l, lhs, rhs, path, acc, state);
-  else if (lhs === undefined || sameAtom(l, r)) handle(r, lhs, rhs, path, acc, state);
+  else if (lhs === undefined || (l.atom === r.atom && l.part === r.part)) handle(r, lhs, rhs, path, acc, state);
   else {
     // A value that changed type is visited as both types, each on its own leaf flag.
     handle(l, lhs, rhs, path, acc, { inLeaf: false });

@@ -29,7 +29,13 @@ const typedParts = new WeakMap<Atom, Readonly<Record<Part, Typed>>>();
 function typedOf(atom: Atom, part: Part): Typed {
   let parts = typedParts.get(atom);
   if (!parts) {
-    const make = (p: Part): Typed => Object.freeze({ atom, part: p, handler: handleAtom(atom, p) });
+    // Parts that take a value the same way share one handler: walkers compare them by identity.
+    const handlers: Handlers = {
+      map: atom.map && Object.freeze({ kind: 'map', map: atom.map }),
+      scalar: atom.scalar && Object.freeze({ kind: 'scalar', scalar: atom.scalar }),
+      list: atom.list && Object.freeze({ kind: 'list', list: atom.list }),
+    };
+    const make = (p: Part): Typed => Object.freeze({ atom, part: p, handler: handleAtom(handlers, p) });
     parts = Object.freeze({ map: make('map'), scalar: make('scalar'), list: make('list'), all: make('all') });
     typedParts.set(atom, parts);
   }
@@ -45,19 +51,17 @@ export function deduce(ref: TypeRef, v: JsonValue | undefined): Typed {
   return typedOf(atom, atom.scalar ? 'scalar' : 'all');
 }
 
+type Handlers = { readonly [K in Exclude<Part, 'all'>]: Deduced | undefined };
+
 /** handleAtom: maps first, then scalars, then lists. */
-function handleAtom(atom: Atom, part: Part): Deduced {
-  if ((part === 'map' || part === 'all') && atom.map) return Object.freeze({ kind: 'map', map: atom.map });
-  if ((part === 'scalar' || part === 'all') && atom.scalar) return Object.freeze({ kind: 'scalar', scalar: atom.scalar });
-  if ((part === 'list' || part === 'all') && atom.list) return Object.freeze({ kind: 'list', list: atom.list });
+function handleAtom(handlers: Handlers, part: Part): Deduced {
+  if ((part === 'map' || part === 'all') && handlers.map) return handlers.map;
+  if ((part === 'scalar' || part === 'all') && handlers.scalar) return handlers.scalar;
+  if ((part === 'list' || part === 'all') && handlers.list) return handlers.list;
   return NONE;
 }
 
 const NONE: Deduced = Object.freeze({ kind: 'none' });
-
-export function sameAtom(a: Typed, b: Typed): boolean {
-  return a.atom === b.atom && a.part === b.part;
-}
 
 export class ValidationError {
   constructor(

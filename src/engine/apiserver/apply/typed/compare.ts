@@ -12,7 +12,7 @@ import { FieldSet } from '../fieldpath/set';
 import type { ListAtom, MapAtom, TypeRef } from '../schema';
 import { fieldType, hasField } from '../schema';
 import type { Typed } from './atom';
-import { deduce, listItemKey, sameAtom } from './atom';
+import { deduce, listItemKey } from './atom';
 
 export interface Comparison {
   removed: FieldSet;
@@ -131,7 +131,9 @@ function walk(lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeR
   const r = deduce(ref, rhs);
   let inLeaf: boolean;
   if (rhs === undefined) inLeaf = handle(l, lhs, rhs, parent, pe, ignored);
-  else if (lhs === undefined || sameAtom(l, r)) inLeaf = handle(r, lhs, rhs, parent, pe, ignored);
+  // The same atom, or parts of it that take values the same way (a null list and a list both
+  // compare as the list): one visit records what two would.
+  else if (lhs === undefined || l.handler === r.handler) inLeaf = handle(r, lhs, rhs, parent, pe, ignored);
   else {
     // A value that changed type is visited as both types; only the second decides the leaf check.
     handle(l, lhs, rhs, parent, pe, ignored);
