@@ -16,7 +16,8 @@ import { DisruptionController, DISRUPTION_CONTROLLER_ACCOUNT } from '../controll
 import { JobController, JOB_CONTROLLER_ACCOUNT } from '../controllers/job/controller';
 import { DeploymentController, DEPLOYMENT_CONTROLLER_ACCOUNT } from '../controllers/deployment/controller';
 import { EndpointsController, ENDPOINT_CONTROLLER_ACCOUNT } from '../controllers/endpoints/controller';
-import { EndpointSliceController, ENDPOINTSLICE_CONTROLLER_ACCOUNT, type ControllerDeps } from '../controllers/endpointslice/controller';
+import type { ControllerDeps } from '../controllers/deps';
+import { EndpointSliceController, ENDPOINTSLICE_CONTROLLER_ACCOUNT } from '../controllers/endpointslice/controller';
 import { GarbageCollector, GARBAGE_COLLECTOR_ACCOUNT } from '../controllers/garbagecollector/collector';
 import { NamespaceController, NAMESPACE_CONTROLLER_ACCOUNT } from '../controllers/namespace/controller';
 import { NodeLifecycleController, NODE_CONTROLLER_ACCOUNT, type NodeLifecycleSettings } from '../controllers/nodelifecycle/controller';

@@ -5,7 +5,9 @@
  * adoption the controller is read fresh from the API, so a controller being deleted adopts
  * nothing.
  */
-import type { JsonObject, KubeObject, OwnerReference } from '../api/types';
+import type { GroupVersionResource, JsonObject, KubeObject, OwnerReference } from '../api/types';
+import type { Client } from '../client/client';
+import { isInvalid, isNotFound } from '../client/errors';
 
 export type ClaimDecision = 'owned' | 'ignore' | 'adopt' | 'release';
 
@@ -103,6 +105,35 @@ export async function claimObjects<T extends KubeObject>(
     }
   }
   return [claimed, errors];
+}
+
+/**
+ * Claims through the API as the Deployment and ReplicaSet controllers do: adoption and release
+ * are strategic merge patches of the dependent, the recheck a fresh read of the controller, and a
+ * dependent that is gone or refuses the patch (NotFound, Invalid) is no failure. The first
+ * failure is thrown, so the sync is retried.
+ */
+export async function claimThroughApi<T extends KubeObject>(
+  client: Client,
+  controller: ControllerIdentity,
+  resources: { controller: GroupVersionResource; dependents: GroupVersionResource },
+  objects: readonly T[],
+  matches: (obj: T) => boolean,
+): Promise<T[]> {
+  const namespace = controller.metadata.namespace ?? '';
+  const dependents = client.resource<T>(resources.dependents, namespace);
+  const [claimed, errors] = await claimObjects(controller, objects, matches, {
+    recheck: async () => {
+      const fresh = await client.resource(resources.controller, namespace).get(controller.metadata.name ?? '');
+      const err = recheckError(controller, fresh);
+      if (err) throw err;
+    },
+    adopt: async (obj) => void (await dependents.patch(obj.metadata.name ?? '', 'strategic', adoptPatch(controller, obj.metadata.uid ?? ''))),
+    release: async (obj) => void (await dependents.patch(obj.metadata.name ?? '', 'strategic', releasePatch(controller.metadata.uid ?? '', obj.metadata.uid ?? ''))),
+    ignorable: (err) => isNotFound(err) || isInvalid(err),
+  });
+  if (errors.length > 0) throw errors[0];
+  return claimed;
 }
 
 async function attempt(fn: () => Promise<void>): Promise<Error | undefined> {

@@ -10,9 +10,9 @@ import { SelectorError } from '../../api/labels';
 import type { GroupVersionResource, KubeObject } from '../../api/types';
 import { aggregateRulesFor, rulesEqual } from '../../apiserver/authz/rbac';
 import { rulesOf, toPolicyRule } from '../../apiserver/authz/rbac/types';
-import { Controller, type ReconcileContext } from '../../client/controller';
+import type { Controller, ReconcileContext } from '../../client/controller';
 import { DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
-import type { ControllerDeps } from '../endpointslice/controller';
+import { controlLoop, type ControllerDeps } from '../deps';
 
 export const CLUSTERROLE_AGGREGATION_ACCOUNT = 'clusterrole-aggregation-controller';
 
@@ -24,11 +24,8 @@ export class ClusterRoleAggregationController {
 
   constructor(deps: ControllerDeps) {
     this.roles = deps.informers.informerFor(CLUSTERROLES);
-    this.loop = new Controller({
+    this.loop = controlLoop(deps, {
       name: 'clusterrole-aggregation',
-      client: deps.client,
-      clock: deps.clock,
-      trace: deps.trace,
       workers: 5,
       informers: [this.roles],
       sync: (key, ctx) => this.sync(key, ctx),

@@ -11,15 +11,16 @@
 import { StatusError } from '../../api/status';
 import type { Clock, Timer } from '../../clock';
 import { deepCopy } from '../../client/clone';
-import { CONCURRENT_SYNCS, Controller, type ReconcileContext } from '../../client/controller';
+import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
 import { isAlreadyExists, isNotFound } from '../../client/errors';
-import { EventBroadcaster, type EventRecorder, type ObjectReference } from '../../client/events';
+import type { EventRecorder, ObjectReference } from '../../client/events';
 import { DeletedFinalStateUnknown, metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { JOBS } from '../../client/resources';
 import type { GroupVersionResource } from '../../api/types';
 import { controllerOf } from '../controller-ref-manager';
-import type { ControllerDeps } from '../endpointslice/controller';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
 import type { Job } from '../job/types';
+import { cachedController } from '../owner-lookup';
 import { parseSchedule, type Schedule } from './schedule';
 import { jobNameFor, mostRecentScheduleTime, nextScheduleDelayMs, rfc1123z } from './times';
 import { SCHEDULED_TIMESTAMP_ANNOTATION, type CronJob } from './types';
@@ -50,12 +51,9 @@ export class CronJobController {
     this.clock = deps.clock;
     this.cronJobs = deps.informers.informerFor<CronJob>(CRONJOBS);
     this.jobs = deps.informers.informerFor<Job>(JOBS);
-    this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('cronjob events') }).newRecorder({ component: 'cronjob-controller' });
-    this.loop = new Controller({
+    this.recorder = eventRecorder(deps, 'cronjob-controller', 'cronjob events');
+    this.loop = controlLoop(deps, {
       name: 'cronjob',
-      client: deps.client,
-      clock: deps.clock,
-      trace: deps.trace,
       workers: CONCURRENT_SYNCS.cronjob ?? 5,
       informers: [this.cronJobs, this.jobs] as unknown as SharedIndexInformer[],
       sync: (key, ctx) => this.sync(key, ctx),
@@ -63,10 +61,8 @@ export class CronJobController {
     this.cronJobs.addEventHandler(this.loop.handler<CronJob>());
     const forJob = (obj: Job | DeletedFinalStateUnknown<Job>): void => {
       const job = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
-      const ref = controllerOf(job);
-      if (ref?.kind !== 'CronJob') return;
-      const cj = this.cronJobs.indexer.getByName(job.metadata.namespace ?? '', ref.name);
-      if (cj?.metadata.uid === ref.uid) this.loop.enqueue(metaNamespaceKey(cj), obj);
+      const cj = cachedController(this.cronJobs.indexer, 'CronJob', job);
+      if (cj) this.loop.enqueue(metaNamespaceKey(cj), obj);
     };
     this.jobs.addEventHandler({ onAdd: forJob, onUpdate: (_old, job) => forJob(job), onDelete: forJob });
   }

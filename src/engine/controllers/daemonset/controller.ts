@@ -11,14 +11,15 @@
 import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
 import type { KubeObject } from '../../api/types';
 import type { Clock } from '../../clock';
-import { CONCURRENT_SYNCS, Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { CONCURRENT_SYNCS, type Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isAlreadyExists, isNotFound } from '../../client/errors';
-import { EventBroadcaster, type EventRecorder } from '../../client/events';
+import type { EventRecorder } from '../../client/events';
 import { DeletedFinalStateUnknown, metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { CONTROLLERREVISIONS, DAEMONSETS, NODES, PODS } from '../../client/resources';
 import type { Node } from '../../scheduler/api';
 import { controllerOf } from '../controller-ref-manager';
-import type { ControllerDeps } from '../endpointslice/controller';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
+import { cachedController } from '../owner-lookup';
 import { ControllerExpectations } from '../replicaset/expectations';
 import { isPodAvailable, isPodReady } from '../replicaset/pod-status';
 import type { Pod } from '../replicaset/types';
@@ -61,12 +62,9 @@ export class DaemonSetController {
     this.nodes = deps.informers.informerFor<Node>(NODES);
     this.revisions = deps.informers.informerFor<ControllerRevision>(CONTROLLERREVISIONS);
     this.expectations = new ControllerExpectations(deps.clock);
-    this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('daemonset events') }).newRecorder({ component: 'daemonset-controller' });
-    this.loop = new Controller({
+    this.recorder = eventRecorder(deps, 'daemonset-controller', 'daemonset events');
+    this.loop = controlLoop(deps, {
       name: 'daemonset',
-      client: deps.client,
-      clock: deps.clock,
-      trace: deps.trace,
       workers: CONCURRENT_SYNCS.daemonset ?? 2,
       informers: [this.daemonSets, this.pods, this.nodes, this.revisions] as unknown as SharedIndexInformer[],
       sync: (key, ctx) => this.sync(key, ctx),
@@ -110,10 +108,7 @@ export class DaemonSetController {
   }
 
   private ownerOf(obj: KubeObject): DaemonSet | undefined {
-    const ref = controllerOf(obj);
-    if (ref?.kind !== 'DaemonSet') return undefined;
-    const ds = this.daemonSets.indexer.getByName(obj.metadata.namespace ?? '', ref.name);
-    return ds?.metadata.uid === ref.uid ? ds : undefined;
+    return cachedController(this.daemonSets.indexer, 'DaemonSet', obj);
   }
 
   private async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {

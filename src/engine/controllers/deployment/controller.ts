@@ -12,15 +12,14 @@ import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
 import { isStatusError, type StatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import type { Clock } from '../../clock';
-import type { Client } from '../../client/client';
-import { CONCURRENT_SYNCS, Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
-import { isAlreadyExists, isInvalid, isNotFound } from '../../client/errors';
-import { EventBroadcaster, type EventRecorder } from '../../client/events';
-import { deletedObject, DeletedFinalStateUnknown, splitMetaNamespaceKey, type SharedInformerFactory, type SharedIndexInformer } from '../../client/informer';
+import { CONCURRENT_SYNCS, type Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { isAlreadyExists, isNotFound } from '../../client/errors';
+import type { EventRecorder } from '../../client/events';
+import { deletedObject, DeletedFinalStateUnknown, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { DEPLOYMENTS, PODS, REPLICASETS } from '../../client/resources';
-import type { Random } from '../../random';
-import type { TraceBuffer } from '../../trace/buffer';
-import { adoptPatch, claimObjects, controllerOf, recheckError, releasePatch } from '../controller-ref-manager';
+import { claimThroughApi, controllerOf } from '../controller-ref-manager';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
+import { cachedController, controllersSelecting } from '../owner-lookup';
 import { deepEqual } from '../replicaset/deep-equal';
 import { POD_CONTROLLER_UID_INDEX, podControllerUidIndexFunc } from '../replicaset/indexes';
 import type { Pod, ReplicaSet } from '../replicaset/types';
@@ -35,14 +34,6 @@ export const DEPLOYMENT_CONTROLLER_ACCOUNT = 'deployment-controller';
 /** A Deployment whose syncs keep failing is dropped from the queue after this many retries. */
 const MAX_RETRIES = 15;
 
-export interface ControllerDeps {
-  client: Client;
-  informers: SharedInformerFactory;
-  clock: Clock;
-  random: Random;
-  trace: TraceBuffer;
-}
-
 export class DeploymentController {
   readonly loop: Controller;
   private readonly deployments: SharedIndexInformer<Deployment>;
@@ -56,12 +47,9 @@ export class DeploymentController {
     this.deployments = deps.informers.informerFor<Deployment>(DEPLOYMENTS);
     this.replicaSets = deps.informers.informerFor<ReplicaSet>(REPLICASETS);
     this.pods = deps.informers.informerFor<Pod>(PODS, {}, { [POD_CONTROLLER_UID_INDEX]: podControllerUidIndexFunc });
-    this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('deployment events') }).newRecorder({ component: 'deployment-controller' });
-    this.loop = new Controller({
+    this.recorder = eventRecorder(deps, 'deployment-controller', 'deployment events');
+    this.loop = controlLoop(deps, {
       name: 'deployment',
-      client: deps.client,
-      clock: deps.clock,
-      trace: deps.trace,
       workers: CONCURRENT_SYNCS.deployment ?? 5,
       informers: [this.deployments, this.replicaSets, this.pods] as SharedIndexInformer[],
       maxRetries: MAX_RETRIES,
@@ -88,30 +76,19 @@ export class DeploymentController {
     this.loop.enqueue(`${d.metadata.namespace ?? ''}/${d.metadata.name ?? ''}`, because);
   }
 
-  /** The Deployment a controllerRef names, if it is the one with that uid. */
-  private resolveControllerRef(namespace: string, ref: { kind: string; name: string; uid: string }): Deployment | undefined {
-    if (ref.kind !== 'Deployment') return undefined;
-    const d = this.deployments.indexer.getByName(namespace, ref.name);
-    return d?.metadata.uid === ref.uid ? d : undefined;
-  }
-
-  /** Deployments whose (non-empty) selector matches an orphan ReplicaSet: they may adopt it. */
-  private deploymentsSelecting(rs: ReplicaSet): Deployment[] {
-    return this.deployments.indexer.listNamespace(rs.metadata.namespace ?? '').filter((d) => {
-      const selector = labelSelectorAsSelector(d.spec.selector);
-      return !(selector instanceof SelectorError) && !selector.empty() && selector.matches(rs.metadata.labels ?? {});
-    });
+  /** The Deployment the ReplicaSet's controllerRef names, if it is the one with that uid. */
+  private deploymentOf(rs: ReplicaSet): Deployment | undefined {
+    return cachedController(this.deployments.indexer, 'Deployment', rs);
   }
 
   private addReplicaSet(rs: ReplicaSet): void {
     if (rs.metadata.deletionTimestamp) return this.deleteReplicaSet(rs);
-    const ref = controllerOf(rs);
-    if (ref) {
-      const d = this.resolveControllerRef(rs.metadata.namespace ?? '', ref);
+    if (controllerOf(rs)) {
+      const d = this.deploymentOf(rs);
       if (d) this.enqueue(d, rs);
       return;
     }
-    for (const d of this.deploymentsSelecting(rs)) this.enqueue(d, rs);
+    for (const d of controllersSelecting(this.deployments.indexer, rs)) this.enqueue(d, rs);
   }
 
   private updateReplicaSet(old: ReplicaSet, rs: ReplicaSet): void {
@@ -121,34 +98,28 @@ export class DeploymentController {
     const oldRef = controllerOf(old);
     const refChanged = !deepEqual(ref, oldRef);
     if (refChanged && oldRef) {
-      const d = this.resolveControllerRef(old.metadata.namespace ?? '', oldRef);
+      const d = this.deploymentOf(old);
       if (d) this.enqueue(d, rs);
     }
     if (ref) {
-      const d = this.resolveControllerRef(rs.metadata.namespace ?? '', ref);
+      const d = this.deploymentOf(rs);
       if (d) this.enqueue(d, rs);
       return;
     }
-    if (refChanged || !deepEqual(rs.metadata.labels, old.metadata.labels)) for (const d of this.deploymentsSelecting(rs)) this.enqueue(d, rs);
+    if (refChanged || !deepEqual(rs.metadata.labels, old.metadata.labels)) for (const d of controllersSelecting(this.deployments.indexer, rs)) this.enqueue(d, rs);
   }
 
   private deleteReplicaSet(obj: ReplicaSet | DeletedFinalStateUnknown<ReplicaSet>): void {
-    const rs = deletedObject(obj);
-    const ref = controllerOf(rs);
-    if (!ref) return;
-    const d = this.resolveControllerRef(rs.metadata.namespace ?? '', ref);
+    const d = this.deploymentOf(deletedObject(obj));
     if (d) this.enqueue(d, obj);
   }
 
   /** A Recreate Deployment waits for its old pods to be gone: the last one going queues it. */
   private deletePod(obj: Pod | DeletedFinalStateUnknown<Pod>): void {
     const pod = deletedObject(obj);
-    const podRef = controllerOf(pod);
-    if (podRef?.kind !== 'ReplicaSet') return;
-    const rs = this.replicaSets.indexer.getByName(pod.metadata.namespace ?? '', podRef.name);
-    if (!rs || rs.metadata.uid !== podRef.uid) return;
-    const rsRef = controllerOf(rs);
-    const d = rsRef && this.resolveControllerRef(rs.metadata.namespace ?? '', rsRef);
+    const rs = cachedController(this.replicaSets.indexer, 'ReplicaSet', pod);
+    if (!rs) return;
+    const d = this.deploymentOf(rs);
     if (!d || d.spec.strategy?.type !== RECREATE) return;
     const owned = this.replicaSets.indexer.listNamespace(d.metadata.namespace ?? '').filter((r) => controllerOf(r)?.uid === d.metadata.uid);
     let remaining = 0;
@@ -177,19 +148,8 @@ export class DeploymentController {
     const namespace = d.metadata.namespace ?? '';
     const selector = labelSelectorAsSelector(d.spec.selector);
     if (selector instanceof SelectorError) throw new Error(`deployment ${namespace}/${d.metadata.name ?? ''} has invalid label selector: ${selector.message}`);
-    const rsClient = ctx.client.resource<ReplicaSet>(REPLICASETS, namespace);
-    const [claimed, errors] = await claimObjects(d, this.replicaSets.indexer.listNamespace(namespace), (rs) => selector.matches(rs.metadata.labels ?? {}), {
-      recheck: async () => {
-        const fresh = await ctx.client.resource<Deployment>(DEPLOYMENTS, namespace).get(d.metadata.name ?? '');
-        const err = recheckError(d, fresh);
-        if (err) throw err;
-      },
-      adopt: async (rs) => void (await rsClient.patch(rs.metadata.name ?? '', 'strategic', adoptPatch(d, rs.metadata.uid ?? ''))),
-      release: async (rs) => void (await rsClient.patch(rs.metadata.name ?? '', 'strategic', releasePatch(d.metadata.uid ?? '', rs.metadata.uid ?? ''))),
-      ignorable: (err) => isNotFound(err) || isInvalid(err),
-    });
-    if (errors.length > 0) throw errors[0];
-    return claimed;
+    const resources = { controller: DEPLOYMENTS, dependents: REPLICASETS };
+    return claimThroughApi(ctx.client, d, resources, this.replicaSets.indexer.listNamespace(namespace), (rs) => selector.matches(rs.metadata.labels ?? {}));
   }
 
   /** The Deployment's pods by the uid of their controlling ReplicaSet, every one of rsList present. */

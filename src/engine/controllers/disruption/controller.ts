@@ -13,12 +13,12 @@ import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
 import { goQuote } from '../../api/gofmt';
 import type { ResourceRegistry } from '../../api/registry';
 import type { Clock } from '../../clock';
-import { Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { type Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isConflict } from '../../client/errors';
-import { EventBroadcaster, type EventRecorder } from '../../client/events';
+import type { EventRecorder } from '../../client/events';
 import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { DEPLOYMENTS, PODDISRUPTIONBUDGETS, PODS, REPLICASETS, REPLICATIONCONTROLLERS, STATEFULSETS } from '../../client/resources';
-import type { ControllerDeps } from '../endpointslice/controller';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
 import { buildDisruptedPodMap, countHealthyPods, expectedPodCount, failSafeStatus, nextStatus, type ExpectedPods } from './budget';
 import { scaleFinders, type WorkloadCaches } from './finders';
 import { labelSelectorString } from './selector-string';
@@ -59,11 +59,11 @@ export class DisruptionController {
       deployments: workloads.deployments.indexer,
       statefulSets: workloads.statefulSets.indexer,
     };
-    this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('disruption events') }).newRecorder({ component: 'controllermanager' });
+    this.recorder = eventRecorder(deps, 'controllermanager', 'disruption events');
     const all = [this.budgets, this.pods, ...Object.values(workloads)] as SharedIndexInformer[];
-    const common = { client: deps.client, clock: deps.clock, trace: deps.trace, workers: 1, informers: all };
-    this.loop = new Controller({ ...common, name: 'disruption', sync: (key, ctx) => this.sync(key, ctx) });
-    this.stalePods = new Controller({ ...common, name: 'stale-pod-disruption', sync: (key, ctx) => this.syncStalePod(key, ctx) });
+    const common = { workers: 1, informers: all };
+    this.loop = controlLoop(deps, { ...common, name: 'disruption', sync: (key, ctx) => this.sync(key, ctx) });
+    this.stalePods = controlLoop(deps, { ...common, name: 'stale-pod-disruption', sync: (key, ctx) => this.syncStalePod(key, ctx) });
     this.budgets.addEventHandler(this.loop.handler());
     this.pods.addEventHandler({
       onAdd: (pod) => this.podChanged(pod),

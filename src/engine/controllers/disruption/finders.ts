@@ -11,6 +11,7 @@ import type { Client } from '../../client/client';
 import { isNotFound } from '../../client/errors';
 import type { Indexer } from '../../client/informer';
 import { controllerOf } from '../controller-ref-manager';
+import { cachedOwner } from '../owner-lookup';
 import type { ControllerScale, ScaleFinder } from './budget';
 import type { Workload } from './types';
 
@@ -38,36 +39,31 @@ function isKind(ref: OwnerReference, kind: string, groups: readonly string[]): b
 /** spec.replicas as the API server defaults it. */
 const replicas = (w: Workload): number => w.spec?.replicas ?? 1;
 
-function owned(cache: Indexer<Workload>, namespace: string, ref: { name: string; uid: string }): Workload | undefined {
-  const obj = cache.getByName(namespace, ref.name);
-  return obj?.metadata.uid === ref.uid ? obj : undefined;
-}
-
 const scaleOf = (w: Workload): ControllerScale => ({ uid: w.metadata.uid ?? '', scale: replicas(w) });
 
 function fromCaches(caches: WorkloadCaches): ScaleFinder[] {
   const replicationController: ScaleFinder = async (ref, ns) => {
     if (!isKind(ref, 'ReplicationController', [''])) return undefined;
-    const rc = owned(caches.replicationControllers, ns, ref);
+    const rc = cachedOwner(caches.replicationControllers, ns, ref);
     return rc && scaleOf(rc);
   };
   const deployment: ScaleFinder = async (ref, ns) => {
     if (!isKind(ref, 'ReplicaSet', ['apps', 'extensions'])) return undefined;
-    const rs = owned(caches.replicaSets, ns, ref);
+    const rs = cachedOwner(caches.replicaSets, ns, ref);
     const rsRef = rs && controllerOf(rs);
     if (!rsRef || !isKind(rsRef, 'Deployment', ['apps', 'extensions'])) return undefined;
-    const d = owned(caches.deployments, ns, rsRef);
+    const d = cachedOwner(caches.deployments, ns, rsRef);
     return d && scaleOf(d);
   };
   const replicaSet: ScaleFinder = async (ref, ns) => {
     if (!isKind(ref, 'ReplicaSet', ['apps', 'extensions'])) return undefined;
-    const rs = owned(caches.replicaSets, ns, ref);
+    const rs = cachedOwner(caches.replicaSets, ns, ref);
     if (!rs || controllerOf(rs)?.kind === 'Deployment') return undefined;
     return scaleOf(rs);
   };
   const statefulSet: ScaleFinder = async (ref, ns) => {
     if (!isKind(ref, 'StatefulSet', ['apps'])) return undefined;
-    const ss = owned(caches.statefulSets, ns, ref);
+    const ss = cachedOwner(caches.statefulSets, ns, ref);
     return ss && scaleOf(ss);
   };
   return [replicationController, deployment, replicaSet, statefulSet];

@@ -9,13 +9,13 @@
  */
 import { selectorFromSet } from '../../api/labels';
 import { StatusError } from '../../api/status';
-import { CONCURRENT_SYNCS, Controller, type ReconcileContext } from '../../client/controller';
+import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
 import { isForbidden, isNotFound } from '../../client/errors';
-import { EventBroadcaster, type EventRecorder } from '../../client/events';
-import { DeletedFinalStateUnknown, metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
+import type { EventRecorder } from '../../client/events';
+import { metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { ENDPOINTS, PODS, SERVICES } from '../../client/resources';
-import type { ControllerDeps } from '../endpointslice/controller';
-import { servicesSelecting, servicesToUpdateOnPodChange } from '../endpointslice/pod-services';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
+import { podServicesHandler } from '../endpointslice/pod-services';
 import { TriggerTimeTracker } from '../endpointslice/trigger-time';
 import type { Pod, Service } from '../endpointslice/types';
 import { planEndpoints } from './plan';
@@ -42,25 +42,16 @@ export class EndpointsController {
     this.services = deps.informers.informerFor<Service>(SERVICES);
     this.pods = deps.informers.informerFor<Pod>(PODS);
     this.endpoints = deps.informers.informerFor<Endpoints>(ENDPOINTS);
-    this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('endpoint events') }).newRecorder({ component: 'endpoint-controller' });
-    this.loop = new Controller({
+    this.recorder = eventRecorder(deps, 'endpoint-controller', 'endpoint events');
+    this.loop = controlLoop(deps, {
       name: 'endpoint',
-      client: deps.client,
-      clock: deps.clock,
-      trace: deps.trace,
       workers: CONCURRENT_SYNCS.endpoint ?? 5,
       informers: [this.services, this.pods, this.endpoints] as SharedIndexInformer[],
       maxRetries: MAX_RETRIES,
       sync: (key, ctx) => this.sync(key, ctx),
     });
     this.services.addEventHandler(this.loop.handler<Service>());
-    this.pods.addEventHandler({
-      onAdd: (pod) => this.queueServicesOf(pod, pod),
-      onUpdate: (old, pod) => {
-        for (const key of servicesToUpdateOnPodChange(this.services.indexer.listNamespace(pod.metadata.namespace ?? ''), old, pod)) this.loop.enqueue(key, pod);
-      },
-      onDelete: (obj) => this.queueServicesOf(obj instanceof DeletedFinalStateUnknown ? obj.obj : obj, obj),
-    });
+    this.pods.addEventHandler(podServicesHandler(this.services.indexer, this.loop));
     this.endpoints.addEventHandler({ onDelete: (obj) => this.loop.enqueueObject(obj) });
   }
 
@@ -75,10 +66,6 @@ export class EndpointsController {
 
   shutDown(): void {
     this.loop.shutDown();
-  }
-
-  private queueServicesOf(pod: Pod, because: Pod | DeletedFinalStateUnknown<Pod>): void {
-    for (const key of servicesSelecting(this.services.indexer.listNamespace(pod.metadata.namespace ?? ''), pod.metadata.labels ?? {})) this.loop.enqueue(key, because);
   }
 
   private async sync(key: string, ctx: ReconcileContext): Promise<void> {

@@ -11,15 +11,12 @@
 import { aggregateMessage } from '../../api/field';
 import { selectorFromSet } from '../../api/labels';
 import { StatusError } from '../../api/status';
-import type { Clock } from '../../clock';
-import type { Random } from '../../random';
-import type { TraceBuffer } from '../../trace/buffer';
-import type { Client } from '../../client/client';
-import { CONCURRENT_SYNCS, Controller, type ReconcileContext } from '../../client/controller';
-import { EventBroadcaster, type EventRecorder } from '../../client/events';
-import { DeletedFinalStateUnknown, splitMetaNamespaceKey, type SharedInformerFactory, type SharedIndexInformer } from '../../client/informer';
+import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
+import type { EventRecorder } from '../../client/events';
+import { DeletedFinalStateUnknown, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { ENDPOINTSLICES, NODES, PODS, SERVICES } from '../../client/resources';
-import { servicesSelecting, servicesToUpdateOnPodChange } from './pod-services';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
+import { podServicesHandler } from './pod-services';
 import { reconcileSlices, type SliceAction } from './reconciler';
 import { EndpointSliceTracker } from './tracker';
 import { TriggerTimeTracker } from './trigger-time';
@@ -33,16 +30,6 @@ const SLICE_CHANGE_MIN_SYNC_DELAY_MS = 1000;
 
 /** The retries a failing Service gets before it is dropped from the queue. */
 const MAX_RETRIES = 15;
-
-export interface ControllerDeps {
-  /** The controller's own client (its service account identity). */
-  client: Client;
-  /** kube-controller-manager's shared informers. */
-  informers: SharedInformerFactory;
-  clock: Clock;
-  random: Random;
-  trace: TraceBuffer;
-}
 
 export class EndpointSliceController {
   readonly loop: Controller;
@@ -59,25 +46,16 @@ export class EndpointSliceController {
     this.pods = deps.informers.informerFor<Pod>(PODS);
     this.slices = deps.informers.informerFor<EndpointSlice>(ENDPOINTSLICES);
     this.nodes = deps.informers.informerFor<Node>(NODES);
-    this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('endpointslice events') }).newRecorder({ component: 'endpoint-slice-controller' });
-    this.loop = new Controller({
+    this.recorder = eventRecorder(deps, 'endpoint-slice-controller', 'endpointslice events');
+    this.loop = controlLoop(deps, {
       name: 'endpointslice',
-      client: deps.client,
-      clock: deps.clock,
-      trace: deps.trace,
       workers: CONCURRENT_SYNCS.endpointslice ?? 5,
       informers: [this.services, this.pods, this.slices, this.nodes] as SharedIndexInformer[],
       maxRetries: MAX_RETRIES,
       sync: (key, ctx) => this.sync(key, ctx),
     });
     this.services.addEventHandler(this.loop.handler<Service>());
-    this.pods.addEventHandler({
-      onAdd: (pod) => this.queueServicesOf(pod, pod),
-      onUpdate: (old, pod) => {
-        for (const key of servicesToUpdateOnPodChange(this.services.indexer.listNamespace(pod.metadata.namespace ?? ''), old, pod)) this.loop.enqueue(key, pod);
-      },
-      onDelete: (obj) => this.queueServicesOf(obj instanceof DeletedFinalStateUnknown ? obj.obj : obj, obj),
-    });
+    this.pods.addEventHandler(podServicesHandler(this.services.indexer, this.loop));
     this.slices.addEventHandler({
       onAdd: (slice) => {
         if (managed(slice) && this.tracker.shouldSync(slice)) this.queueForSlice(slice);
@@ -104,10 +82,6 @@ export class EndpointSliceController {
 
   shutDown(): void {
     this.loop.shutDown();
-  }
-
-  private queueServicesOf(pod: Pod, because: Pod | DeletedFinalStateUnknown<Pod>): void {
-    for (const key of servicesSelecting(this.services.indexer.listNamespace(pod.metadata.namespace ?? ''), pod.metadata.labels ?? {})) this.loop.enqueue(key, because);
   }
 
   private queueForSlice(slice: EndpointSlice): void {

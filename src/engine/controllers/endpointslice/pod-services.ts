@@ -2,9 +2,12 @@
  * Which Services to sync when a pod changes: those whose selector matches it now or matched it
  * before. A pod update that touches nothing endpoints depend on (not its labels, hostname,
  * subdomain, deletion, readiness or IPs) syncs nothing; a pure label change syncs only the
- * Services it joined or left. Shared by the EndpointSlice and Endpoints controllers.
+ * Services it joined or left. Shared by the EndpointSlice and Endpoints controllers, whose pod
+ * event handler it also is.
  */
 import { selectorFromSet } from '../../api/labels';
+import type { Controller } from '../../client/controller';
+import { deletedObject, type EventHandler, type Indexer } from '../../client/informer';
 import { isPodReady } from './pod';
 import type { Pod, Service } from './types';
 
@@ -53,4 +56,21 @@ export function servicesToUpdateOnPodChange(services: readonly Service[], oldPod
   for (const k of now) if (!before.has(k)) out.add(k);
   for (const k of before) if (!now.has(k)) out.add(k);
   return out;
+}
+
+/** The pod event handler: queues on the loop the Services (from the cache) each pod change concerns, the pod event as cause. */
+export function podServicesHandler(services: Indexer<Service>, loop: Controller): EventHandler<Pod> {
+  const inNamespace = (pod: Pod): Service[] => services.listNamespace(pod.metadata.namespace ?? '');
+  return {
+    onAdd: (pod) => {
+      for (const key of servicesSelecting(inNamespace(pod), pod.metadata.labels ?? {})) loop.enqueue(key, pod);
+    },
+    onUpdate: (old, pod) => {
+      for (const key of servicesToUpdateOnPodChange(inNamespace(pod), old, pod)) loop.enqueue(key, pod);
+    },
+    onDelete: (obj) => {
+      const pod = deletedObject(obj);
+      for (const key of servicesSelecting(inNamespace(pod), pod.metadata.labels ?? {})) loop.enqueue(key, obj);
+    },
+  };
 }

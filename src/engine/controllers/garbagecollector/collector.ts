@@ -16,11 +16,11 @@ import type { ResourceRegistry } from '../../api/registry';
 import { StatusError } from '../../api/status';
 import type { KubeObject, OwnerReference } from '../../api/types';
 import type { Client } from '../../client/client';
-import { CONCURRENT_SYNCS, Controller, type ReconcileContext } from '../../client/controller';
+import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
 import { isConflict, isNotFound } from '../../client/errors';
-import { EventBroadcaster, type EventRecorder } from '../../client/events';
+import type { EventRecorder } from '../../client/events';
 import { DeletedFinalStateUnknown } from '../../client/informer';
-import type { ControllerDeps } from '../endpointslice/controller';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
 import {
   blocksOwner,
   decideDeletion,
@@ -55,10 +55,10 @@ export class GarbageCollector {
     private readonly registry: ResourceRegistry,
   ) {
     this.graph = new OwnershipGraph(deps.informers, registry);
-    this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('garbage collector events') }).newRecorder({ component: 'garbage-collector-controller' });
-    const common = { client: deps.client, clock: deps.clock, trace: deps.trace, workers: CONCURRENT_SYNCS.garbagecollector ?? 20, informers: this.graph.monitors.map((m) => m.informer) };
-    this.attemptToDelete = new Controller({ ...common, name: 'garbagecollector', sync: (key, ctx) => this.syncDelete(key, ctx) });
-    this.attemptToOrphan = new Controller({ ...common, name: 'garbagecollector-orphan', sync: (key, ctx) => this.syncOrphan(key, ctx) });
+    this.recorder = eventRecorder(deps, 'garbage-collector-controller', 'garbage collector events');
+    const common = { workers: CONCURRENT_SYNCS.garbagecollector ?? 20, informers: this.graph.monitors.map((m) => m.informer) };
+    this.attemptToDelete = controlLoop(deps, { ...common, name: 'garbagecollector', sync: (key, ctx) => this.syncDelete(key, ctx) });
+    this.attemptToOrphan = controlLoop(deps, { ...common, name: 'garbagecollector-orphan', sync: (key, ctx) => this.syncOrphan(key, ctx) });
     for (const monitor of this.graph.monitors) {
       monitor.informer.addEventHandler({
         onAdd: (obj) => this.changed(undefined, { object: obj, monitor }),

@@ -10,13 +10,14 @@
  */
 import type { Clock } from '../../clock';
 import { deepCopy } from '../../client/clone';
-import { CONCURRENT_SYNCS, Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { CONCURRENT_SYNCS, type Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isNotFound } from '../../client/errors';
-import { EventBroadcaster, type EventRecorder } from '../../client/events';
+import type { EventRecorder } from '../../client/events';
 import { DeletedFinalStateUnknown, metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { JOBS, PODS } from '../../client/resources';
 import { controllerOf } from '../controller-ref-manager';
-import type { ControllerDeps } from '../endpointslice/controller';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
+import { cachedController } from '../owner-lookup';
 import { ControllerExpectations } from '../replicaset/expectations';
 import { slowStartBatch } from '../replicaset/slow-start';
 import { nextBackoffRecord, remainingBackoffMs, type BackoffRecord } from './backoff';
@@ -60,10 +61,10 @@ export class JobController {
     this.jobs = deps.informers.informerFor<Job>(JOBS);
     this.pods = deps.informers.informerFor<Pod>(PODS);
     this.expectations = new ControllerExpectations(deps.clock);
-    this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('job events') }).newRecorder({ component: 'job-controller' });
-    const common = { client: deps.client, clock: deps.clock, trace: deps.trace, informers: [this.jobs, this.pods] as SharedIndexInformer[] };
-    this.loop = new Controller({ ...common, name: 'job', workers: CONCURRENT_SYNCS.job ?? 5, sync: (key, ctx) => this.sync(key, ctx) });
-    this.orphans = new Controller({ ...common, name: 'job-orphan-pod', workers: 1, sync: (key, ctx) => this.syncOrphanPod(key, ctx) });
+    this.recorder = eventRecorder(deps, 'job-controller', 'job events');
+    const informers = [this.jobs, this.pods] as SharedIndexInformer[];
+    this.loop = controlLoop(deps, { name: 'job', workers: CONCURRENT_SYNCS.job ?? 5, informers, sync: (key, ctx) => this.sync(key, ctx) });
+    this.orphans = controlLoop(deps, { name: 'job-orphan-pod', informers, workers: 1, sync: (key, ctx) => this.syncOrphanPod(key, ctx) });
     this.jobs.addEventHandler({
       onAdd: (job) => this.loop.enqueue(jobKey(job), job),
       onUpdate: (_old, job) => this.loop.enqueue(jobKey(job), job),
@@ -90,10 +91,7 @@ export class JobController {
   }
 
   private jobOf(pod: Pod): Job | undefined {
-    const ref = controllerOf(pod);
-    if (!ref || ref.kind !== 'Job' || ref.apiVersion !== 'batch/v1') return undefined;
-    const job = this.jobs.indexer.getByName(pod.metadata.namespace ?? '', ref.name);
-    return job?.metadata.uid === ref.uid ? job : undefined;
+    return controllerOf(pod)?.apiVersion === 'batch/v1' ? cachedController(this.jobs.indexer, 'Job', pod) : undefined;
   }
 
   private podChanged(pod: Pod, because: Pod | DeletedFinalStateUnknown<Pod>, added: boolean, deleted = false): void {

@@ -8,12 +8,12 @@
  * Runs as system:serviceaccount:kube-system:namespace-controller.
  */
 import type { ResourceRegistry } from '../../api/registry';
-import { CONCURRENT_SYNCS, Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { CONCURRENT_SYNCS, type Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { DeletedFinalStateUnknown, deletionHandlingKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { NAMESPACES } from '../../client/resources';
 import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from '../../client/workqueue';
 import { TokenBucket } from '../../client/flowcontrol/token-bucket';
-import type { ControllerDeps } from '../endpointslice/controller';
+import { controlLoop, type ControllerDeps } from '../deps';
 import { NamespacedResourcesDeleter, ResourcesRemainingError } from './deleter';
 import { requeueDelayMs } from './estimate';
 import type { Namespace } from './types';
@@ -33,11 +33,8 @@ export class NamespaceController {
   constructor(deps: ControllerDeps, registry: ResourceRegistry) {
     this.namespaces = deps.informers.informerFor<Namespace>(NAMESPACES);
     this.deleter = new NamespacedResourcesDeleter(registry, deps.clock);
-    this.loop = new Controller({
+    this.loop = controlLoop(deps, {
       name: 'namespace',
-      client: deps.client,
-      clock: deps.clock,
-      trace: deps.trace,
       workers: CONCURRENT_SYNCS.namespace ?? 10,
       informers: [this.namespaces] as SharedIndexInformer[],
       rateLimiter: new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter<string>(5, 60_000), new BucketRateLimiter<string>(new TokenBucket(10, 100, deps.clock))),

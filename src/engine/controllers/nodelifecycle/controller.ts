@@ -14,14 +14,14 @@ import type { KubeObject } from '../../api/types';
 import type { Clock, Timer } from '../../clock';
 import type { Client } from '../../client/client';
 import { deepCopy } from '../../client/clone';
-import { Controller, type ReconcileContext } from '../../client/controller';
+import type { Controller, ReconcileContext } from '../../client/controller';
 import { isConflict, isNotFound } from '../../client/errors';
-import { EventBroadcaster, type EventRecorder } from '../../client/events';
+import type { EventRecorder } from '../../client/events';
 import { NODE_NAME_INDEX, nodeNameIndexFunc, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { LEASES, NODES, PODS } from '../../client/resources';
 import type { TraceBuffer } from '../../trace/buffer';
 import type { ReconcileRecord } from '../../trace/reconcile';
-import type { ControllerDeps } from '../endpointslice/controller';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
 import { checkNodeHealth, type NodeHealth } from './health';
 import { labelsToReconcile } from './labels';
 import { removeTaints, swapNodeControllerTaints } from './node-writes';
@@ -85,10 +85,10 @@ export class NodeLifecycleController {
     this.nodes = deps.informers.informerFor<Node>(NODES);
     this.pods = deps.informers.informerFor<Pod>(PODS, {}, { [NODE_NAME_INDEX]: nodeNameIndexFunc });
     this.leases = deps.informers.informerFor<Lease>(LEASES);
-    this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('node-controller events') }).newRecorder({ component: 'node-controller' });
+    this.recorder = eventRecorder(deps, 'node-controller', 'node-controller events');
     const informers = [this.nodes, this.pods, this.leases] as SharedIndexInformer[];
-    this.nodeUpdates = new Controller({ name: 'node-lifecycle', client: deps.client, clock: deps.clock, trace: deps.trace, workers: 8, informers, sync: (key, ctx) => this.syncNode(key, ctx) });
-    this.podUpdates = new Controller({ name: 'node-lifecycle-pods', client: deps.client, clock: deps.clock, trace: deps.trace, workers: 4, informers, sync: (key, ctx) => this.syncPod(key, ctx) });
+    this.nodeUpdates = controlLoop(deps, { name: 'node-lifecycle', workers: 8, informers, sync: (key, ctx) => this.syncNode(key, ctx) });
+    this.podUpdates = controlLoop(deps, { name: 'node-lifecycle-pods', workers: 4, informers, sync: (key, ctx) => this.syncPod(key, ctx) });
     this.nodes.addEventHandler({ onAdd: (n) => this.nodeUpdates.enqueueObject(n), onUpdate: (old, n) => old !== n && this.nodeUpdates.enqueueObject(n) });
     this.pods.addEventHandler({
       onAdd: (pod) => this.podBound(undefined, pod),

@@ -10,15 +10,14 @@ import { labelSelectorAsSelector, SelectorError, type Selector } from '../../api
 import { isStatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import type { Clock } from '../../clock';
-import type { Client } from '../../client/client';
-import { CONCURRENT_SYNCS, Controller, type ReconcileContext } from '../../client/controller';
-import { isInvalid, isNotFound } from '../../client/errors';
-import { EventBroadcaster, type EventRecorder } from '../../client/events';
-import { deletedObject, DeletedFinalStateUnknown, splitMetaNamespaceKey, type SharedInformerFactory, type SharedIndexInformer } from '../../client/informer';
+import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
+import { isNotFound } from '../../client/errors';
+import type { EventRecorder } from '../../client/events';
+import { deletedObject, DeletedFinalStateUnknown, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { PODS, REPLICASETS } from '../../client/resources';
-import type { Random } from '../../random';
-import type { TraceBuffer } from '../../trace/buffer';
-import { adoptPatch, claimObjects, controllerOf, recheckError, releasePatch } from '../controller-ref-manager';
+import { claimThroughApi, controllerOf } from '../controller-ref-manager';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
+import { cachedController, controllersSelecting } from '../owner-lookup';
 import { deepEqual } from './deep-equal';
 import { ControllerExpectations } from './expectations';
 import { CONTROLLER_UID_INDEX, controllerUidIndexFunc, orphanPodIndexKey, POD_CONTROLLER_UID_INDEX, podControllerUidIndexFunc } from './indexes';
@@ -33,14 +32,6 @@ export const REPLICASET_CONTROLLER_ACCOUNT = 'replicaset-controller';
 
 /** A status write that fails is retried once against a fresh read (statusUpdateRetries). */
 const STATUS_UPDATE_RETRIES = 1;
-
-export interface ControllerDeps {
-  client: Client;
-  informers: SharedInformerFactory;
-  clock: Clock;
-  random: Random;
-  trace: TraceBuffer;
-}
 
 const podKey = (pod: Pod): string => `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
 const rsKey = (rs: ReplicaSet): string => `${rs.metadata.namespace ?? ''}/${rs.metadata.name ?? ''}`;
@@ -58,12 +49,9 @@ export class ReplicaSetController {
     this.expectations = new ControllerExpectations(deps.clock);
     this.replicaSets = deps.informers.informerFor<ReplicaSet>(REPLICASETS, {}, { [CONTROLLER_UID_INDEX]: controllerUidIndexFunc });
     this.pods = deps.informers.informerFor<Pod>(PODS, {}, { [POD_CONTROLLER_UID_INDEX]: podControllerUidIndexFunc });
-    this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('replicaset events') }).newRecorder({ component: 'replicaset-controller' });
-    this.loop = new Controller({
+    this.recorder = eventRecorder(deps, 'replicaset-controller', 'replicaset events');
+    this.loop = controlLoop(deps, {
       name: 'replicaset',
-      client: deps.client,
-      clock: deps.clock,
-      trace: deps.trace,
       workers: CONCURRENT_SYNCS.replicaset ?? 5,
       informers: [this.replicaSets, this.pods] as SharedIndexInformer[],
       sync: (key, ctx) => this.sync(key, ctx),
@@ -98,32 +86,22 @@ export class ReplicaSetController {
     this.loop.enqueue(key, obj);
   }
 
-  private resolveControllerRef(namespace: string, ref: { kind: string; name: string; uid: string }): ReplicaSet | undefined {
-    if (ref.kind !== 'ReplicaSet') return undefined;
-    const rs = this.replicaSets.indexer.getByName(namespace, ref.name);
-    return rs?.metadata.uid === ref.uid ? rs : undefined;
-  }
-
-  /** ReplicaSets whose selector matches an orphan pod: they may adopt it. */
-  private replicaSetsSelecting(pod: Pod): ReplicaSet[] {
-    return this.replicaSets.indexer.listNamespace(pod.metadata.namespace ?? '').filter((rs) => {
-      const selector = labelSelectorAsSelector(rs.spec.selector);
-      return !(selector instanceof SelectorError) && !selector.empty() && selector.matches(pod.metadata.labels ?? {});
-    });
+  /** The ReplicaSet the pod's controllerRef names, if it is the one with that uid. */
+  private replicaSetOf(pod: Pod): ReplicaSet | undefined {
+    return cachedController(this.replicaSets.indexer, 'ReplicaSet', pod);
   }
 
   private addPod(pod: Pod): void {
     // A pod created already being deleted (a restarted controller sees it) counts as a deletion.
     if (pod.metadata.deletionTimestamp) return this.deletePod(pod);
-    const ref = controllerOf(pod);
-    if (ref) {
-      const rs = this.resolveControllerRef(pod.metadata.namespace ?? '', ref);
+    if (controllerOf(pod)) {
+      const rs = this.replicaSetOf(pod);
       if (!rs) return;
       this.expectations.creationObserved(rsKey(rs));
       this.loop.enqueue(rsKey(rs), pod);
       return;
     }
-    for (const rs of this.replicaSetsSelecting(pod)) this.loop.enqueue(rsKey(rs), pod);
+    for (const rs of controllersSelecting(this.replicaSets.indexer, pod)) this.loop.enqueue(rsKey(rs), pod);
   }
 
   private updatePod(old: Pod, pod: Pod): void {
@@ -139,11 +117,11 @@ export class ReplicaSetController {
     const oldRef = controllerOf(old);
     const refChanged = !deepEqual(ref, oldRef);
     if (refChanged && oldRef) {
-      const rs = this.resolveControllerRef(old.metadata.namespace ?? '', oldRef);
+      const rs = this.replicaSetOf(old);
       if (rs) this.loop.enqueue(rsKey(rs), pod);
     }
     if (ref) {
-      const rs = this.resolveControllerRef(pod.metadata.namespace ?? '', ref);
+      const rs = this.replicaSetOf(pod);
       if (!rs) return;
       this.loop.enqueue(rsKey(rs), pod);
       // Pods do not say when they become available: look again once minReadySeconds have passed (plus a second against timer skew).
@@ -151,14 +129,12 @@ export class ReplicaSetController {
       if (!isPodReady(old) && isPodReady(pod) && minReadySeconds > 0) this.loop.enqueueAfter(rsKey(rs), minReadySeconds * 1000 + 1000);
       return;
     }
-    if (labelChanged || refChanged) for (const rs of this.replicaSetsSelecting(pod)) this.loop.enqueue(rsKey(rs), pod);
+    if (labelChanged || refChanged) for (const rs of controllersSelecting(this.replicaSets.indexer, pod)) this.loop.enqueue(rsKey(rs), pod);
   }
 
   private deletePod(obj: Pod | DeletedFinalStateUnknown<Pod>): void {
     const pod = deletedObject(obj);
-    const ref = controllerOf(pod);
-    if (!ref) return;
-    const rs = this.resolveControllerRef(pod.metadata.namespace ?? '', ref);
+    const rs = this.replicaSetOf(pod);
     if (!rs) return;
     this.expectations.deletionObserved(rsKey(rs), podKey(pod));
     this.loop.enqueue(rsKey(rs), obj);
@@ -205,19 +181,7 @@ export class ReplicaSetController {
   }
 
   private async claimPods(ctx: ReconcileContext, rs: ReplicaSet, selector: Selector, pods: readonly Pod[]): Promise<Pod[]> {
-    const podClient = ctx.client.resource<Pod>(PODS, rs.metadata.namespace ?? '');
-    const [claimed, errors] = await claimObjects(rs, pods, (p) => selector.matches(p.metadata.labels ?? {}), {
-      recheck: async () => {
-        const fresh = await ctx.client.resource<ReplicaSet>(REPLICASETS, rs.metadata.namespace ?? '').get(rs.metadata.name ?? '');
-        const err = recheckError(rs, fresh);
-        if (err) throw err;
-      },
-      adopt: async (pod) => void (await podClient.patch(pod.metadata.name ?? '', 'strategic', adoptPatch(rs, pod.metadata.uid ?? ''))),
-      release: async (pod) => void (await podClient.patch(pod.metadata.name ?? '', 'strategic', releasePatch(rs.metadata.uid ?? '', pod.metadata.uid ?? ''))),
-      ignorable: (err) => isNotFound(err) || isInvalid(err),
-    });
-    if (errors.length > 0) throw errors[0];
-    return claimed;
+    return claimThroughApi(ctx.client, rs, { controller: REPLICASETS, dependents: PODS }, pods, (p) => selector.matches(p.metadata.labels ?? {}));
   }
 
   /** Creates or deletes pods toward spec.replicas; returns the error to report in the status. */

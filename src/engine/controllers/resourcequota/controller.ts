@@ -12,10 +12,10 @@
 import type { ResourceRegistry } from '../../api/registry';
 import type { GroupVersionResource, KubeObject } from '../../api/types';
 import type { Clock, Timer } from '../../clock';
-import { CONCURRENT_SYNCS, Controller, type ReconcileContext } from '../../client/controller';
+import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
 import { metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { evaluatorFor } from '../../apiserver/admission/resourcequota/evaluators';
-import type { ControllerDeps } from '../endpointslice/controller';
+import { controlLoop, type ControllerDeps } from '../deps';
 import { QuotaMonitor } from './monitor';
 import { groupResourceKey, needsPriority, recalculatedStatus, sameHardLimits, statusNeedsUpdate, trackedResources, type GroupResource, type ResourceQuota } from './usage';
 
@@ -43,9 +43,9 @@ export class ResourceQuotaController {
     this.quotas = deps.informers.informerFor<ResourceQuota>(RESOURCE_QUOTAS);
     this.monitor = new QuotaMonitor(deps.informers, registry, deps.clock, (gr, ns, because) => this.replenish(gr, ns, because));
     const workers = CONCURRENT_SYNCS.resourcequota ?? 5;
-    const common = { client: deps.client, clock: deps.clock, trace: deps.trace, workers, informers: [this.quotas] as SharedIndexInformer[], sync: (key: string, ctx: ReconcileContext) => this.sync(key, ctx) };
-    this.loop = new Controller({ ...common, name: 'resourcequota' });
-    this.priority = new Controller({ ...common, name: 'resourcequota-priority' });
+    const common = { workers, informers: [this.quotas] as SharedIndexInformer[], sync: (key: string, ctx: ReconcileContext) => this.sync(key, ctx) };
+    this.loop = controlLoop(deps, { ...common, name: 'resourcequota' });
+    this.priority = controlLoop(deps, { ...common, name: 'resourcequota-priority' });
     this.quotas.addEventHandler({
       onAdd: (q) => this.addQuota(q),
       // Status updates are this controller's own (or admission's): only new hard limits matter.

@@ -9,11 +9,11 @@
 import { StatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import { deepCopy } from '../../client/clone';
-import { Controller, type ReconcileContext } from '../../client/controller';
+import type { Controller, ReconcileContext } from '../../client/controller';
 import { isNotFound } from '../../client/errors';
 import { DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { CONFIGMAPS, NAMESPACES } from '../../client/resources';
-import type { ControllerDeps } from '../endpointslice/controller';
+import { controlLoop, type ControllerDeps } from '../deps';
 import type { Namespace } from '../namespace/types';
 
 export const ROOT_CA_PUBLISHER_ACCOUNT = 'root-ca-cert-publisher';
@@ -40,11 +40,8 @@ export class RootCACertPublisher {
   ) {
     this.namespaces = deps.informers.informerFor<Namespace>(NAMESPACES);
     this.configMaps = deps.informers.informerFor<ConfigMap>(CONFIGMAPS);
-    this.loop = new Controller({
+    this.loop = controlLoop(deps, {
       name: 'root-ca-cert-publisher',
-      client: deps.client,
-      clock: deps.clock,
-      trace: deps.trace,
       workers: 1,
       informers: [this.namespaces, this.configMaps] as SharedIndexInformer[],
       sync: (key, ctx) => this.sync(key, ctx),

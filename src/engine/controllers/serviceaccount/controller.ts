@@ -8,11 +8,11 @@
 import { aggregateMessage } from '../../api/field';
 import { StatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
-import { Controller, type ReconcileContext } from '../../client/controller';
+import type { Controller, ReconcileContext } from '../../client/controller';
 import { isAlreadyExists } from '../../client/errors';
 import { DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { NAMESPACES, SERVICEACCOUNTS } from '../../client/resources';
-import type { ControllerDeps } from '../endpointslice/controller';
+import { controlLoop, type ControllerDeps } from '../deps';
 import type { Namespace } from '../namespace/types';
 
 export const SERVICE_ACCOUNT_CONTROLLER_ACCOUNT = 'service-account-controller';
@@ -28,11 +28,8 @@ export class ServiceAccountsController {
   constructor(deps: ControllerDeps) {
     this.namespaces = deps.informers.informerFor<Namespace>(NAMESPACES);
     this.accounts = deps.informers.informerFor(SERVICEACCOUNTS);
-    this.loop = new Controller({
+    this.loop = controlLoop(deps, {
       name: 'serviceaccount',
-      client: deps.client,
-      clock: deps.clock,
-      trace: deps.trace,
       workers: 1,
       informers: [this.namespaces, this.accounts] as SharedIndexInformer[],
       sync: (key, ctx) => this.sync(key, ctx),

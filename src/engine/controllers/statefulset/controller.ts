@@ -9,14 +9,15 @@
 import { StatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import type { Clock } from '../../clock';
-import { CONCURRENT_SYNCS, Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { CONCURRENT_SYNCS, type Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isAlreadyExists, isNotFound } from '../../client/errors';
-import { EventBroadcaster, type EventRecorder } from '../../client/events';
+import type { EventRecorder } from '../../client/events';
 import { DeletedFinalStateUnknown, metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { CONTROLLERREVISIONS, PERSISTENTVOLUMECLAIMS, PODS, STATEFULSETS } from '../../client/resources';
 import { controllerOf } from '../controller-ref-manager';
 import type { ControllerRevision } from '../daemonset/types';
-import type { ControllerDeps } from '../endpointslice/controller';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
+import { cachedController } from '../owner-lookup';
 import type { Pod } from '../replicaset/types';
 import { findEqual, newRevision, templateOf } from './history';
 import { claimsFor, ordinalOf } from './identity';
@@ -40,12 +41,9 @@ export class StatefulSetController {
     this.pods = deps.informers.informerFor<Pod>(PODS);
     this.claims = deps.informers.informerFor(PERSISTENTVOLUMECLAIMS);
     this.revisions = deps.informers.informerFor<ControllerRevision>(CONTROLLERREVISIONS);
-    this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('statefulset events') }).newRecorder({ component: 'statefulset-controller' });
-    this.loop = new Controller({
+    this.recorder = eventRecorder(deps, 'statefulset-controller', 'statefulset events');
+    this.loop = controlLoop(deps, {
       name: 'statefulset',
-      client: deps.client,
-      clock: deps.clock,
-      trace: deps.trace,
       workers: CONCURRENT_SYNCS.statefulset ?? 5,
       informers: [this.sets, this.pods, this.claims, this.revisions] as unknown as SharedIndexInformer[],
       sync: (key, ctx) => this.sync(key, ctx),
@@ -68,10 +66,7 @@ export class StatefulSetController {
   }
 
   private ownerOf(obj: KubeObject): StatefulSet | undefined {
-    const ref = controllerOf(obj);
-    if (ref?.kind !== 'StatefulSet') return undefined;
-    const set = this.sets.indexer.getByName(obj.metadata.namespace ?? '', ref.name);
-    return set?.metadata.uid === ref.uid ? set : undefined;
+    return cachedController(this.sets.indexer, 'StatefulSet', obj);
   }
 
   private async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {

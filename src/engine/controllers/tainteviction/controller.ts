@@ -12,14 +12,14 @@
  */
 import type { Clock } from '../../clock';
 import type { Client } from '../../client/client';
-import { Controller, type ReconcileContext } from '../../client/controller';
+import type { Controller, ReconcileContext } from '../../client/controller';
 import { isNotFound } from '../../client/errors';
-import { EventBroadcaster, type EventRecorder } from '../../client/events';
+import type { EventRecorder } from '../../client/events';
 import { DeletedFinalStateUnknown, NODE_NAME_INDEX, nodeNameIndexFunc, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { NODES, PODS } from '../../client/resources';
 import type { TraceBuffer } from '../../trace/buffer';
 import type { ReconcileRecord } from '../../trace/reconcile';
-import type { ControllerDeps } from '../endpointslice/controller';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
 import type { Node, Pod, Taint } from '../nodelifecycle/types';
 import { TimedWorkerQueue } from './timed-queue';
 import { matchingTolerations, minTolerationMs, noExecuteTaints } from './tolerations';
@@ -48,11 +48,11 @@ export class TaintEvictionController {
     this.trace = deps.trace;
     this.nodes = deps.informers.informerFor<Node>(NODES);
     this.pods = deps.informers.informerFor<Pod>(PODS, {}, { [NODE_NAME_INDEX]: nodeNameIndexFunc });
-    this.recorder = new EventBroadcaster({ client: deps.client, clock: deps.clock, random: deps.random.fork('taint-eviction events') }).newRecorder({ component: 'taint-eviction-controller' });
+    this.recorder = eventRecorder(deps, 'taint-eviction-controller', 'taint-eviction events');
     this.evictions = new TimedWorkerQueue(deps.clock, (key) => this.evict(key));
     const informers = [this.nodes, this.pods] as SharedIndexInformer[];
-    this.nodeUpdates = new Controller({ name: 'taint-eviction', client: deps.client, clock: deps.clock, trace: deps.trace, workers: 8, informers, sync: (key, ctx) => this.syncNode(key, ctx) });
-    this.podUpdates = new Controller({ name: 'taint-eviction-pods', client: deps.client, clock: deps.clock, trace: deps.trace, workers: 8, informers, sync: (key, ctx) => this.syncPod(key, ctx) });
+    this.nodeUpdates = controlLoop(deps, { name: 'taint-eviction', workers: 8, informers, sync: (key, ctx) => this.syncNode(key, ctx) });
+    this.podUpdates = controlLoop(deps, { name: 'taint-eviction-pods', workers: 8, informers, sync: (key, ctx) => this.syncPod(key, ctx) });
     const sameTaints = (a: Node, b: Node): boolean => JSON.stringify(noExecuteTaints(a.spec?.taints)) === JSON.stringify(noExecuteTaints(b.spec?.taints));
     this.nodes.addEventHandler({
       onAdd: (n) => this.nodeUpdates.enqueueObject(n),

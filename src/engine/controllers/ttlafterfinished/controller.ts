@@ -8,11 +8,11 @@
  * --concurrent-ttl-after-finished-syncs (5) workers.
  */
 import type { Clock } from '../../clock';
-import { Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { type Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isNotFound } from '../../client/errors';
 import { splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { JOBS } from '../../client/resources';
-import type { ControllerDeps } from '../endpointslice/controller';
+import { controlLoop, type ControllerDeps } from '../deps';
 import { needsCleanup, ttlLeftMs, type Job } from './ttl';
 
 export const TTL_AFTER_FINISHED_ACCOUNT = 'ttl-after-finished-controller';
@@ -27,11 +27,8 @@ export class TTLAfterFinishedController {
   constructor(deps: ControllerDeps) {
     this.clock = deps.clock;
     this.jobs = deps.informers.informerFor<Job>(JOBS);
-    this.loop = new Controller({
+    this.loop = controlLoop(deps, {
       name: 'ttl-after-finished',
-      client: deps.client,
-      clock: deps.clock,
-      trace: deps.trace,
       workers: WORKERS,
       informers: [this.jobs] as SharedIndexInformer[],
       sync: (key, ctx) => this.processJob(key, ctx),
