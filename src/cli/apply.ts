@@ -4,13 +4,13 @@
  * apply, field manager `kubesim`), runs virtual time until the cluster settles (or for the given
  * duration), then prints what happened and what the cluster holds.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { createCluster, type Cluster } from '../engine/cluster';
 import { applyManifestText, type ApplyResult } from '../engine/manifests/apply';
 import { formatTimeline } from '../engine/timeline/format';
 import { formatSummary, summaryObjects } from '../engine/timeline/summary';
 import { parseDuration } from './duration';
+import { manifestFiles } from './files';
 
 const USAGE = `Apply manifests to a simulated Kubernetes 1.35 cluster and show what the control plane does.
 
@@ -87,20 +87,6 @@ function parseArgs(argv: string[]): Args | string {
   return args;
 }
 
-function collect(path: string): string[] | string {
-  let st;
-  try {
-    st = statSync(path);
-  } catch {
-    return `error: the path ${JSON.stringify(path)} does not exist`;
-  }
-  if (!st.isDirectory()) return [path];
-  return readdirSync(path)
-    .filter((f) => /\.(ya?ml|json)$/.test(f))
-    .sort()
-    .map((f) => join(path, f));
-}
-
 export async function applyFiles(cluster: Cluster, files: string[]): Promise<ApplyResult[]> {
   const client = cluster.client();
   const results: ApplyResult[] = [];
@@ -124,14 +110,10 @@ export async function runApply(argv: string[], io: Output = process): Promise<nu
     io.stderr.write(`${args}\n\n${USAGE}`);
     return 2;
   }
-  const files: string[] = [];
-  for (const p of args.files) {
-    const found = collect(p);
-    if (typeof found === 'string') {
-      io.stderr.write(`${found}\n`);
-      return 2;
-    }
-    files.push(...found);
+  const files = manifestFiles(args.files);
+  if (typeof files === 'string') {
+    io.stderr.write(`${files}\n`);
+    return 2;
   }
   const cluster = await createCluster({ seed: args.seed, nodes: { count: args.nodes } });
   const start = cluster.clock.now();

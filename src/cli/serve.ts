@@ -5,13 +5,14 @@
  * current context is the cluster admin (and one context per --user), prints how to use it, and
  * serves until interrupted.
  */
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createCluster, type Cluster } from '../engine/cluster';
 import { ADMIN_USER, ALL_AUTHENTICATED, type UserInfo } from '../engine/apiserver/authn/user';
 import { Pacer, type WallClock } from '../engine/pacer';
 import { kubeconfigText, startApiEndpoint, KUBERNETES_VERSION, type ApiEndpoint } from '../http';
 import { applyManifestText } from '../engine/manifests/apply';
+import { manifestFiles } from './files';
 
 const USAGE = `Serve a simulated Kubernetes 1.35 cluster's API on 127.0.0.1 for kubectl.
 
@@ -105,22 +106,6 @@ function interrupted(): Promise<string> {
     process.once('SIGINT', on('SIGINT'));
     process.once('SIGTERM', on('SIGTERM'));
   });
-}
-
-/** The manifest files of the -f paths: files as given, folders' .yaml/.yml/.json files sorted. */
-function manifestFiles(paths: string[]): string[] | string {
-  const files: string[] = [];
-  for (const path of paths) {
-    let st;
-    try {
-      st = statSync(path);
-    } catch {
-      return `error: the path ${JSON.stringify(path)} does not exist`;
-    }
-    if (!st.isDirectory()) files.push(path);
-    else files.push(...readdirSync(path).filter((f) => /\.(ya?ml|json)$/.test(f)).sort().map((f) => join(path, f)));
-  }
-  return files;
 }
 
 /** Applies the manifests as the admin, printing kubectl's result lines; false if any failed. */
