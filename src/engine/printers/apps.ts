@@ -18,10 +18,9 @@ import {
   RS_STATUS_READY_REPLICAS,
   RS_STATUS_REPLICAS,
 } from './descriptions';
-import { age, containerCells, formatLabelSelector, formatLabels, int, obj, objs, selectorString, str, strMap } from './format';
+import { ageOf, containerCells, formatLabels, formatLabelSelector, int, obj, objs, selectorString, str, strMap } from './format';
 import { column, type Printer } from './table';
 
-const ageOf = (o: KubeObject, now: number): string => age(o.metadata.creationTimestamp, now);
 const templateSpec = (o: KubeObject): unknown => obj(obj(o.spec).template).spec;
 
 export const deploymentPrinter: Printer = {

@@ -2,7 +2,7 @@
 import type { KubeObject } from '../api/types';
 import { ageColumn, containersColumn, imagesColumn, nameColumn } from './common';
 import { CRONJOB_ACTIVE, CRONJOB_LAST_SCHEDULE, CRONJOB_SCHEDULE, CRONJOB_SUSPEND, CRONJOB_TIME_ZONE, JOB_SELECTOR, JOB_SUCCEEDED } from './descriptions';
-import { age, arr, containerCells, formatLabelSelector, hasTrueCondition, int, obj, str } from './format';
+import { age, ageOf, arr, containerCells, formatLabelSelector, hasTrueCondition, int, obj, str } from './format';
 import { humanDuration } from './duration';
 import { column, type Printer } from './table';
 
@@ -52,7 +52,7 @@ export const jobPrinter: Printer = {
       jobStatus(job),
       completions(job),
       jobDuration(job, ctx.now),
-      age(job.metadata.creationTimestamp, ctx.now),
+      ageOf(job, ctx.now),
       names,
       images,
       formatLabelSelector(obj(job.spec).selector),
@@ -87,7 +87,7 @@ export const cronJobPrinter: Printer = {
       suspend,
       arr(status.active).length,
       last,
-      age(cj.metadata.creationTimestamp, ctx.now),
+      ageOf(cj, ctx.now),
       names,
       images,
       formatLabelSelector(jobSpec.selector),

@@ -2,7 +2,6 @@
  * The cluster-level kinds with printers: priority classes, leases, endpoint slices, webhook and
  * admission policy configurations.
  */
-import type { KubeObject } from '../api/types';
 import { ageColumn, nameColumn } from './common';
 import {
   ENDPOINT_SLICE_ADDRESS_TYPE,
@@ -13,10 +12,9 @@ import {
   PRIORITY_CLASS_PREEMPTION_POLICY,
   PRIORITY_CLASS_VALUE,
 } from './descriptions';
-import { age, arr, formatLabelSelector, int, listWithMore, obj, objs, str } from './format';
+import { ageOf, arr, formatLabelSelector, int, listWithMore, obj, objs, str } from './format';
 import { column, type Printer } from './table';
 
-const ageOf = (o: KubeObject, now: number): string => age(o.metadata.creationTimestamp, now);
 
 export const priorityClassPrinter: Printer = {
   columns: [

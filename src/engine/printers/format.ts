@@ -4,7 +4,7 @@
  */
 import { labelSelectorAsSelector, SelectorError, type LabelSelector } from '../api/labels';
 import { parseQuantity, QuantityParseError } from '../api/quantity';
-import { isObject, type JsonObject, type JsonValue } from '../api/types';
+import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../api/types';
 import { humanDuration } from './duration';
 
 export const obj = (v: unknown): JsonObject => (isObject(v) ? v : {});
@@ -23,6 +23,11 @@ export const strMap = (v: unknown): Record<string, string> => {
 export function age(timestamp: unknown, now: number): string {
   const t = typeof timestamp === 'string' && timestamp ? Date.parse(timestamp) : NaN;
   return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
+}
+
+/** The AGE cell: how long ago the object was created. */
+export function ageOf(o: KubeObject, now: number): string {
+  return age(o.metadata.creationTimestamp, now);
 }
 
 /** labels.FormatLabels: "k=v,k2=v2" in key order, "<none>" when empty. */

@@ -33,7 +33,7 @@ import { podPrinter } from './core/pod';
 import { endpointsPrinter, servicePrinter } from './core/service';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter } from './core/volume';
 import { OBJECT_CREATION_TIMESTAMP, SCALE_SPEC_REPLICAS, SCALE_STATUS_REPLICAS } from './descriptions';
-import { age, int, obj } from './format';
+import { ageOf, int, obj } from './format';
 import { ingressClassPrinter, ingressPrinter, ipAddressPrinter, networkPolicyPrinter, serviceCIDRPrinter } from './networking';
 import { horizontalPodAutoscalerPrinter, podDisruptionBudgetPrinter } from './policy';
 import { clusterRoleBindingPrinter, roleBindingPrinter } from './rbac';
@@ -112,7 +112,7 @@ export const scalePrinter: Printer = {
     column('Available', 'integer', SCALE_STATUS_REPLICAS),
     column('Age', 'string', OBJECT_CREATION_TIMESTAMP),
   ],
-  cells: (s, ctx) => [s.metadata.name ?? '', int(obj(s.spec).replicas), int(obj(s.status).replicas), age(s.metadata.creationTimestamp, ctx.now)],
+  cells: (s, ctx) => [s.metadata.name ?? '', int(obj(s.spec).replicas), int(obj(s.status).replicas), ageOf(s, ctx.now)],
 };
 
 /** The built-in printer of a resource, or the default one. */

@@ -1,11 +1,9 @@
 /** kubectl get ingresses, ingressclasses, networkpolicies, servicecidrs, ipaddresses. */
-import type { KubeObject } from '../api/types';
 import { ageColumn, nameColumn } from './common';
 import { IP_ADDRESS_PARENT_REF, NETWORK_POLICY_POD_SELECTOR, SERVICE_CIDR_CIDRS } from './descriptions';
-import { age, arr, formatLabelSelector, obj, objs, str } from './format';
+import { ageOf, arr, formatLabelSelector, obj, objs, str } from './format';
 import { column, type Printer } from './table';
 
-const ageOf = (o: KubeObject, now: number): string => age(o.metadata.creationTimestamp, now);
 
 /** formatHosts: the first three hosts the rules name, "*" when none names one. */
 function hosts(rules: unknown): string {

@@ -2,10 +2,9 @@
 import type { KubeObject } from '../api/types';
 import { ageColumn, nameColumn } from './common';
 import { HPA_CURRENT_REPLICAS, HPA_MAX_REPLICAS, HPA_METRICS, HPA_MIN_REPLICAS, HPA_REFERENCE } from './descriptions';
-import { age, int, intOrString, obj, objs, quantityString, str } from './format';
+import { ageOf, int, intOrString, obj, objs, quantityString, str } from './format';
 import { column, type Printer } from './table';
 
-const ageOf = (o: KubeObject, now: number): string => age(o.metadata.creationTimestamp, now);
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 
 export const podDisruptionBudgetPrinter: Printer = {

@@ -2,7 +2,7 @@
 import type { KubeObject } from '../api/types';
 import { ageColumn, nameColumn } from './common';
 import { CLUSTER_ROLE_BINDING_ROLE_REF, ROLE_BINDING_ROLE_REF } from './descriptions';
-import { age, obj, objs, str } from './format';
+import { ageOf, obj, objs, str } from './format';
 import { column, type Printer } from './table';
 
 /** SubjectsStrings: users, groups and "namespace/name" service accounts. */
@@ -30,7 +30,7 @@ function bindingPrinter(roleRefDescription: string, what: string): Printer {
     ],
     cells(b, ctx) {
       const ref = obj(b.roleRef);
-      return [b.metadata.name ?? '', `${str(ref.kind)}/${str(ref.name)}`, age(b.metadata.creationTimestamp, ctx.now), ...subjects(b)];
+      return [b.metadata.name ?? '', `${str(ref.kind)}/${str(ref.name)}`, ageOf(b, ctx.now), ...subjects(b)];
     },
   };
 }

@@ -2,7 +2,6 @@
  * kubectl get storageclasses, volumeattachments, csidrivers, csinodes, csistoragecapacities,
  * volumeattributesclasses.
  */
-import type { KubeObject } from '../api/types';
 import { ageColumn, nameColumn } from './common';
 import {
   CSI_CAPACITY_CAPACITY,
@@ -23,10 +22,9 @@ import {
   VA_PV,
   VAC_DRIVER,
 } from './descriptions';
-import { age, arr, obj, objs, quantityString, str } from './format';
+import { ageOf, arr, obj, objs, quantityString, str } from './format';
 import { column, type Printer } from './table';
 
-const ageOf = (o: KubeObject, now: number): string => age(o.metadata.creationTimestamp, now);
 const boolOr = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
 
 const DEFAULT_CLASS_ANNOTATIONS = ['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'];

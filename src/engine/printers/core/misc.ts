@@ -14,10 +14,9 @@ import {
   SECRET_TYPE,
   SERVICE_ACCOUNT_SECRETS,
 } from '../descriptions';
-import { age, arr, containerCells, formatLabels, int, obj, objs, quantityString, str, strMap } from '../format';
+import { ageOf, arr, containerCells, formatLabels, int, obj, objs, quantityString, str, strMap } from '../format';
 import { column, type Printer } from '../table';
 
-const ageOf = (o: KubeObject, now: number): string => age(o.metadata.creationTimestamp, now);
 const nameOf = (o: KubeObject): string => o.metadata.name ?? '';
 const count = (v: unknown): number => Object.keys(obj(v)).length;
 

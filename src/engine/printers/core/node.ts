@@ -2,7 +2,7 @@
 import type { KubeObject } from '../../api/types';
 import { ageColumn, nameColumn } from '../common';
 import { NODE_ADDRESSES, NODE_CONTAINER_RUNTIME, NODE_KERNEL_VERSION, NODE_KUBELET_VERSION, NODE_OS_IMAGE } from '../descriptions';
-import { age, obj, objs, str, strMap } from '../format';
+import { ageOf, obj, objs, str, strMap } from '../format';
 import { column, type Cell, type PrintContext, type Printer } from '../table';
 
 const ROLE_LABEL_PREFIX = 'node-role.kubernetes.io/';
@@ -53,7 +53,7 @@ export const nodePrinter: Printer = {
       node.metadata.name ?? '',
       nodeStatus(node),
       roles || '<none>',
-      age(node.metadata.creationTimestamp, ctx.now),
+      ageOf(node, ctx.now),
       str(info.kubeletVersion),
       address(node, 'InternalIP'),
       address(node, 'ExternalIP'),

@@ -7,7 +7,7 @@
 import type { KubeObject } from '../../api/types';
 import { ageColumn, nameColumn } from '../common';
 import { POD_IP, POD_NODE_NAME, POD_NOMINATED_NODE_NAME, POD_READINESS_GATES } from '../descriptions';
-import { age, hasTrueCondition, int, obj, objs, str } from '../format';
+import { age, ageOf, hasTrueCondition, int, obj, objs, str } from '../format';
 import { column, type Cell, type PrintContext, type Printer, type TableRowCondition } from '../table';
 
 const NODE_UNREACHABLE_REASON = 'NodeLost';
@@ -148,7 +148,7 @@ export const podPrinter: Printer = {
       s.ready,
       s.status,
       s.restarts,
-      age(pod.metadata.creationTimestamp, ctx.now),
+      ageOf(pod, ctx.now),
       str(podIPs[0]?.ip) || '<none>',
       str(obj(pod.spec).nodeName) || '<none>',
       str(status.nominatedNodeName) || '<none>',

@@ -2,7 +2,7 @@
 import type { KubeObject } from '../../api/types';
 import { ageColumn, nameColumn } from '../common';
 import { ENDPOINTS_SUBSETS, SERVICE_CLUSTER_IP, SERVICE_EXTERNAL_IPS, SERVICE_PORTS, SERVICE_SELECTOR, SERVICE_TYPE } from '../descriptions';
-import { age, formatLabels, int, obj, objs, str, strMap } from '../format';
+import { ageOf, formatLabels, int, obj, objs, str, strMap } from '../format';
 import { column, type Cell, type PrintContext, type Printer } from '../table';
 
 /** The width a load balancer's address list is clipped to outside -o wide. */
@@ -65,7 +65,7 @@ export const servicePrinter: Printer = {
       clusterIPs.length > 0 ? str(clusterIPs[0]) : '<none>',
       externalIP(svc),
       ports(spec),
-      age(svc.metadata.creationTimestamp, ctx.now),
+      ageOf(svc, ctx.now),
       formatLabels(strMap(spec.selector)),
     ];
   },
@@ -106,5 +106,5 @@ export function joinHostPort(host: string, port: number): string {
 
 export const endpointsPrinter: Printer = {
   columns: [nameColumn, column('Endpoints', 'string', ENDPOINTS_SUBSETS), ageColumn],
-  cells: (ep, ctx) => [ep.metadata.name ?? '', formatEndpoints(ep), age(ep.metadata.creationTimestamp, ctx.now)],
+  cells: (ep, ctx) => [ep.metadata.name ?? '', formatEndpoints(ep), ageOf(ep, ctx.now)],
 };

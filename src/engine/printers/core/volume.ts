@@ -15,7 +15,7 @@ import {
   PVC_VOLUME_MODE,
   PVC_VOLUME_NAME,
 } from '../descriptions';
-import { age, arr, obj, quantityString, str } from '../format';
+import { ageOf, arr, obj, quantityString, str } from '../format';
 import { column, type Printer } from '../table';
 
 const ACCESS_MODE_ABBREVIATIONS: ReadonlyArray<[string, string]> = [
@@ -72,7 +72,7 @@ export const persistentVolumePrinter: Printer = {
       storageClass(pv),
       unsetOr(spec.volumeAttributesClassName),
       str(status.reason),
-      age(pv.metadata.creationTimestamp, ctx.now),
+      ageOf(pv, ctx.now),
       unsetOr(spec.volumeMode),
     ];
   },
@@ -103,7 +103,7 @@ export const persistentVolumeClaimPrinter: Printer = {
       bound ? accessModesString(status.accessModes) : '',
       storageClass(pvc),
       unsetOr(spec.volumeAttributesClassName),
-      age(pvc.metadata.creationTimestamp, ctx.now),
+      ageOf(pvc, ctx.now),
       unsetOr(spec.volumeMode),
     ];
   },
