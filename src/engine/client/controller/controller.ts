@@ -14,7 +14,7 @@ import type { Clock } from '../../clock';
 import type { TraceBuffer } from '../../trace/buffer';
 import type { ReconcileOutcome, ReconcileRecord, ReconcileTrigger } from '../../trace/reconcile';
 import type { Client } from '../client';
-import { DeletedFinalStateUnknown, deletionHandlingKey } from '../informer/keys';
+import { deletedObject, deletionHandlingKey, type DeletedFinalStateUnknown } from '../informer/keys';
 import type { EventHandler, SharedIndexInformer } from '../informer/shared-informer';
 import { RateLimitingQueue } from '../workqueue/rate-limiting-queue';
 import type { RateLimiter } from '../workqueue/rate-limiters';
@@ -122,7 +122,7 @@ export class Controller {
         }
       },
       onDelete: (obj) => {
-        const last = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+        const last = deletedObject(obj);
         for (const key of keysOf(last)) this.enqueue(key, obj);
       },
     };
@@ -144,7 +144,7 @@ export class Controller {
   }
 
   private eventTrigger(obj: KubeObject | DeletedFinalStateUnknown): Trigger {
-    const revision = revisionOf(obj instanceof DeletedFinalStateUnknown ? obj.obj : obj);
+    const revision = revisionOf(deletedObject(obj));
     if (revision === undefined) return { kind: 'event' };
     return { kind: 'event', revision, cause: this.causes.causeOf(revision) };
   }

@@ -11,7 +11,7 @@ import type { GroupVersionResource, KubeObject } from '../../api/types';
 import { aggregateRulesFor, rulesEqual } from '../../apiserver/authz/rbac';
 import { rulesOf, toPolicyRule } from '../../apiserver/authz/rbac/types';
 import type { Controller, ReconcileContext } from '../../client/controller';
-import { DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, type SharedIndexInformer } from '../../client/informer';
 import { controlLoop, type ControllerDeps } from '../deps';
 
 export const CLUSTERROLE_AGGREGATION_ACCOUNT = 'clusterrole-aggregation-controller';
@@ -36,7 +36,7 @@ export class ClusterRoleAggregationController {
     this.roles.addEventHandler({
       onAdd: enqueueAggregated,
       onUpdate: (old, role) => old !== role && enqueueAggregated(role),
-      onDelete: (obj) => enqueueAggregated(obj instanceof DeletedFinalStateUnknown ? obj.obj : obj),
+      onDelete: (obj) => enqueueAggregated(deletedObject(obj)),
     });
   }
 

@@ -14,7 +14,7 @@ import { deepCopy } from '../../client/clone';
 import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
 import { isAlreadyExists, isNotFound } from '../../client/errors';
 import type { EventRecorder, ObjectReference } from '../../client/events';
-import { DeletedFinalStateUnknown, metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { JOBS } from '../../client/resources';
 import type { GroupVersionResource } from '../../api/types';
 import { controllerOf } from '../controller-ref-manager';
@@ -60,7 +60,7 @@ export class CronJobController {
     });
     this.cronJobs.addEventHandler(this.loop.handler<CronJob>());
     const forJob = (obj: Job | DeletedFinalStateUnknown<Job>): void => {
-      const job = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+      const job = deletedObject(obj);
       const cj = cachedController(this.cronJobs.indexer, 'CronJob', job);
       if (cj) this.loop.enqueue(metaNamespaceKey(cj), obj);
     };

@@ -11,10 +11,10 @@
 import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
 import type { KubeObject } from '../../api/types';
 import type { Clock } from '../../clock';
-import { CONCURRENT_SYNCS, type Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { CONCURRENT_SYNCS, requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isAlreadyExists, isNotFound } from '../../client/errors';
 import type { EventRecorder } from '../../client/events';
-import { DeletedFinalStateUnknown, metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { CONTROLLERREVISIONS, DAEMONSETS, NODES, PODS } from '../../client/resources';
 import type { Node } from '../../scheduler/api';
 import { controllerOf } from '../controller-ref-manager';
@@ -73,12 +73,12 @@ export class DaemonSetController {
       onAdd: (ds) => this.loop.enqueueObject(ds),
       onUpdate: (_old, ds) => this.loop.enqueueObject(ds),
       onDelete: (obj) => {
-        this.expectations.delete(metaNamespaceKey(obj instanceof DeletedFinalStateUnknown ? obj.obj : obj));
+        this.expectations.delete(metaNamespaceKey(deletedObject(obj)));
         this.loop.enqueueObject(obj);
       },
     });
     const forPod = (obj: Pod | DeletedFinalStateUnknown<Pod>, added: boolean, deleted: boolean): void => {
-      const pod = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+      const pod = deletedObject(obj);
       const ds = this.ownerOf(pod);
       if (!ds) return;
       const key = metaNamespaceKey(ds);
@@ -95,7 +95,7 @@ export class DaemonSetController {
       onUpdate: (old, node) => {
         if (JSON.stringify([old.metadata.labels, old.spec?.taints]) !== JSON.stringify([node.metadata.labels, node.spec?.taints])) allDaemonSets(node);
       },
-      onDelete: (obj) => allDaemonSets(obj instanceof DeletedFinalStateUnknown ? obj.obj : obj),
+      onDelete: (obj) => allDaemonSets(deletedObject(obj)),
     });
   }
 

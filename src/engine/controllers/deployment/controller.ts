@@ -12,7 +12,7 @@ import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
 import { isStatusError, type StatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import type { Clock } from '../../clock';
-import { CONCURRENT_SYNCS, type Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { CONCURRENT_SYNCS, requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isAlreadyExists, isNotFound } from '../../client/errors';
 import type { EventRecorder } from '../../client/events';
 import { deletedObject, DeletedFinalStateUnknown, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';

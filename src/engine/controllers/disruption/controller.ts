@@ -13,7 +13,7 @@ import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
 import { goQuote } from '../../api/gofmt';
 import type { ResourceRegistry } from '../../api/registry';
 import type { Clock } from '../../clock';
-import { type Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isConflict } from '../../client/errors';
 import type { EventRecorder } from '../../client/events';
 import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';

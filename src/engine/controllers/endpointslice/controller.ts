@@ -13,7 +13,7 @@ import { selectorFromSet } from '../../api/labels';
 import { StatusError } from '../../api/status';
 import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
 import type { EventRecorder } from '../../client/events';
-import { DeletedFinalStateUnknown, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { ENDPOINTSLICES, NODES, PODS, SERVICES } from '../../client/resources';
 import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
 import { podServicesHandler } from './pod-services';
@@ -69,7 +69,7 @@ export class EndpointSliceController {
         }
       },
       onDelete: (obj) => {
-        const slice = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+        const slice = deletedObject(obj);
         if (managed(slice) && this.tracker.has(slice) && !this.tracker.handleDeletion(slice)) this.queueForSlice(slice);
       },
     });

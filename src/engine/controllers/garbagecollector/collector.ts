@@ -19,7 +19,7 @@ import type { Client } from '../../client/client';
 import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
 import { isConflict, isNotFound } from '../../client/errors';
 import type { EventRecorder } from '../../client/events';
-import { DeletedFinalStateUnknown } from '../../client/informer';
+import { deletedObject, type DeletedFinalStateUnknown } from '../../client/informer';
 import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
 import {
   blocksOwner,
@@ -65,7 +65,7 @@ export class GarbageCollector {
         onUpdate: (old, obj) => {
           if (old !== obj) this.changed(old, { object: obj, monitor });
         },
-        onDelete: (obj) => this.removed({ object: obj instanceof DeletedFinalStateUnknown ? obj.obj : obj, monitor }, obj),
+        onDelete: (obj) => this.removed({ object: deletedObject(obj), monitor }, obj),
       });
     }
   }

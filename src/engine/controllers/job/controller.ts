@@ -10,10 +10,10 @@
  */
 import type { Clock } from '../../clock';
 import { deepCopy } from '../../client/clone';
-import { CONCURRENT_SYNCS, type Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { CONCURRENT_SYNCS, requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isNotFound } from '../../client/errors';
 import type { EventRecorder } from '../../client/events';
-import { DeletedFinalStateUnknown, metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { JOBS, PODS } from '../../client/resources';
 import { controllerOf } from '../controller-ref-manager';
 import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
@@ -69,7 +69,7 @@ export class JobController {
       onAdd: (job) => this.loop.enqueue(jobKey(job), job),
       onUpdate: (_old, job) => this.loop.enqueue(jobKey(job), job),
       onDelete: (obj) => {
-        const job = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+        const job = deletedObject(obj);
         this.expectations.delete(jobKey(job));
         this.loop.enqueue(jobKey(job), obj);
       },
@@ -77,7 +77,7 @@ export class JobController {
     this.pods.addEventHandler({
       onAdd: (pod) => this.podChanged(pod, pod, true),
       onUpdate: (old, pod) => old.metadata.resourceVersion !== pod.metadata.resourceVersion && this.podChanged(pod, pod, false),
-      onDelete: (obj) => this.podChanged(obj instanceof DeletedFinalStateUnknown ? obj.obj : obj, obj, false, true),
+      onDelete: (obj) => this.podChanged(deletedObject(obj), obj, false, true),
     });
   }
 

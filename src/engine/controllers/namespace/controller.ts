@@ -8,8 +8,8 @@
  * Runs as system:serviceaccount:kube-system:namespace-controller.
  */
 import type { ResourceRegistry } from '../../api/registry';
-import { CONCURRENT_SYNCS, type Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
-import { DeletedFinalStateUnknown, deletionHandlingKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
+import { CONCURRENT_SYNCS, requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { deletedObject, deletionHandlingKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { NAMESPACES } from '../../client/resources';
 import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from '../../client/workqueue';
 import { TokenBucket } from '../../client/flowcontrol/token-bucket';
@@ -41,7 +41,7 @@ export class NamespaceController {
       sync: (key, ctx) => this.sync(key, ctx),
     });
     const enqueue = (obj: Namespace | DeletedFinalStateUnknown<Namespace>): void => {
-      const ns = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+      const ns = deletedObject(obj);
       if (ns.metadata.deletionTimestamp) this.loop.enqueueAfter(deletionHandlingKey(obj), DELETION_GRACE_PERIOD_MS);
     };
     this.namespaces.addEventHandler({ onAdd: enqueue, onUpdate: (_old, ns) => enqueue(ns) }, { resyncPeriodMs: NAMESPACE_SYNC_PERIOD_MS });

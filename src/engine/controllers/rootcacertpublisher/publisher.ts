@@ -11,7 +11,7 @@ import type { KubeObject } from '../../api/types';
 import { deepCopy } from '../../client/clone';
 import type { Controller, ReconcileContext } from '../../client/controller';
 import { isNotFound } from '../../client/errors';
-import { DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { CONFIGMAPS, NAMESPACES } from '../../client/resources';
 import { controlLoop, type ControllerDeps } from '../deps';
 import type { Namespace } from '../namespace/types';
@@ -53,7 +53,7 @@ export class RootCACertPublisher {
       },
     });
     const forConfigMap = (obj: ConfigMap | DeletedFinalStateUnknown<ConfigMap>): void => {
-      const cm = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+      const cm = deletedObject(obj);
       if (cm.metadata.name === ROOT_CA_CONFIGMAP) this.loop.enqueue(cm.metadata.namespace ?? '', obj);
     };
     this.configMaps.addEventHandler({ onUpdate: (_old, cm) => forConfigMap(cm), onDelete: forConfigMap });

@@ -10,7 +10,7 @@ import { StatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import type { Controller, ReconcileContext } from '../../client/controller';
 import { isAlreadyExists } from '../../client/errors';
-import { DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { NAMESPACES, SERVICEACCOUNTS } from '../../client/resources';
 import { controlLoop, type ControllerDeps } from '../deps';
 import type { Namespace } from '../namespace/types';
@@ -37,7 +37,7 @@ export class ServiceAccountsController {
     this.namespaces.addEventHandler({ onAdd: (ns) => this.loop.enqueueObject(ns), onUpdate: (_old, ns) => this.loop.enqueueObject(ns) });
     this.accounts.addEventHandler({
       onDelete: (obj: KubeObject | DeletedFinalStateUnknown) => {
-        const sa = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+        const sa = deletedObject(obj);
         if (ACCOUNTS_TO_ENSURE.includes(sa.metadata.name ?? '')) this.loop.enqueue(sa.metadata.namespace ?? '', obj);
       },
     });

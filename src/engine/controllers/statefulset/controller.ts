@@ -9,10 +9,10 @@
 import { StatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import type { Clock } from '../../clock';
-import { CONCURRENT_SYNCS, type Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { CONCURRENT_SYNCS, requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isAlreadyExists, isNotFound } from '../../client/errors';
 import type { EventRecorder } from '../../client/events';
-import { DeletedFinalStateUnknown, metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { CONTROLLERREVISIONS, PERSISTENTVOLUMECLAIMS, PODS, STATEFULSETS } from '../../client/resources';
 import { controllerOf } from '../controller-ref-manager';
 import type { ControllerRevision } from '../daemonset/types';
@@ -50,7 +50,7 @@ export class StatefulSetController {
     });
     this.sets.addEventHandler(this.loop.handler<StatefulSet>());
     const forPod = (obj: Pod | DeletedFinalStateUnknown<Pod>): void => {
-      const pod = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+      const pod = deletedObject(obj);
       const set = this.ownerOf(pod);
       if (set) this.loop.enqueue(metaNamespaceKey(set), obj);
     };

@@ -8,7 +8,7 @@
  * --concurrent-ttl-after-finished-syncs (5) workers.
  */
 import type { Clock } from '../../clock';
-import { type Controller, requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isNotFound } from '../../client/errors';
 import { splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { JOBS } from '../../client/resources';
