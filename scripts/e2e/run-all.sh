@@ -45,6 +45,10 @@ step "UI run"
 node test/e2e/ui.mjs --url "http://127.0.0.1:$PORT" --shots "$OUT/screenshots" || FAILED+=("UI run")
 scripts/e2e/stop-code-server.sh "$OUT/dev"
 
+step "panel with 100,000 records in Chromium (virtualized lists, time travel, state across reloads)"
+node test/e2e/panel-perf.mjs --shots "$OUT/screenshots" > "$OUT/panel-perf.log" 2>&1 || FAILED+=("panel perf")
+grep -E '^(PASS|FAIL|scroll:|panel perf)' "$OUT/panel-perf.log" | cut -c1-160
+
 step ".vsix installed into a fresh code-server"
 scripts/e2e/vsix-smoke.sh dist/kubesim.vsix "$OUT" || FAILED+=("vsix smoke")
 
