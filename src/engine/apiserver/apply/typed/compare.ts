@@ -31,7 +31,8 @@ type Change = typeof REMOVED | typeof MODIFIED | typeof ADDED;
  */
 class Level {
   members: PathElement[] | undefined;
-  children: Array<{ pe: PathElement; level: Level }> | undefined;
+  /** Levels still being collected, or the finished sets of values only one side has. */
+  children: Array<{ pe: PathElement; below: Level | FieldSet }> | undefined;
 
   /** The level as a set; a value visited twice (it changed type) may have recorded the same element twice. */
   toSet(): FieldSet {
@@ -39,8 +40,9 @@ class Level {
     const children: Array<{ pe: PathElement; set: FieldSet }> = [];
     for (const c of this.children ? sortInPlace(this.children, byElement) : []) {
       const last = children[children.length - 1];
-      if (last && compareElements(last.pe, c.pe) === 0) last.set = last.set.union(c.level.toSet());
-      else children.push({ pe: c.pe, set: c.level.toSet() });
+      const set = c.below instanceof FieldSet ? c.below : c.below.toSet();
+      if (last && compareElements(last.pe, c.pe) === 0) last.set = last.set.union(set);
+      else children.push({ pe: c.pe, set });
     }
     return FieldSet.fromSorted(members, children);
   }
@@ -90,6 +92,11 @@ class Position {
     (this.level(change).members ??= []).push(pe);
   }
 
+  /** The paths below the child in the change's set, collected already. */
+  attach(pe: PathElement, change: Change, set: FieldSet): void {
+    (this.level(change).children ??= []).push({ pe, below: set });
+  }
+
   level(change: Change): Level {
     let level = change === REMOVED ? this.removed : change === MODIFIED ? this.modified : this.added;
     if (!level) {
@@ -97,7 +104,7 @@ class Position {
       if (change === REMOVED) this.removed = level;
       else if (change === MODIFIED) this.modified = level;
       else this.added = level;
-      if (this.parent) (this.parent.level(change).children ??= []).push({ pe: this.pe, level });
+      if (this.parent) (this.parent.level(change).children ??= []).push({ pe: this.pe, below: level });
     }
     return level;
   }
@@ -127,33 +134,28 @@ export function compare(lhs: JsonValue, rhs: JsonValue, ref: TypeRef, ignored?: 
 
 /** One walker step for the value at `pe` under `parent`: lhs or rhs may be absent (undefined), not both. */
 function walk(lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef, parent: Position, pe: PathElement, ignored: FieldSet | undefined): void {
+  if (lhs === undefined || rhs === undefined) {
+    // A value only one side has is added or removed with everything in it.
+    const change = lhs === undefined ? ADDED : REMOVED;
+    parent.record(pe, change);
+    const below = contents(lhs === undefined ? rhs! : lhs, ref, ignored);
+    if (!below.empty()) parent.attach(pe, change, below);
+    return;
+  }
   const l = deduce(ref, lhs);
   const r = deduce(ref, rhs);
-  let inLeaf: boolean;
-  if (rhs === undefined) inLeaf = handle(l, lhs, rhs, parent, pe, ignored);
-  // The same atom, or parts of it that take values the same way (a null list and a list both
-  // compare as the list): one visit records what two would.
-  else if (lhs === undefined || l.handler === r.handler) inLeaf = handle(r, lhs, rhs, parent, pe, ignored);
-  else {
-    // A value that changed type is visited as both types; only the second decides the leaf check.
-    handle(l, lhs, rhs, parent, pe, ignored);
-    inLeaf = handle(r, lhs, rhs, parent, pe, ignored);
-  }
-  if (!inLeaf) {
-    if (lhs === undefined) parent.record(pe, ADDED);
-    else if (rhs === undefined) parent.record(pe, REMOVED);
-  }
+  // A value that changed type is visited as both types; the same atom, or parts of it that take
+  // values the same way (a null list and a list both compare as the list), once.
+  if (l.handler !== r.handler) handle(l, lhs, rhs, parent, pe, ignored);
+  handle(r, lhs, rhs, parent, pe, ignored);
 }
 
-function leaf(lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Position, pe: PathElement): true {
-  if (lhs === undefined) parent.record(pe, ADDED);
-  else if (rhs === undefined) parent.record(pe, REMOVED);
-  else if (!jsonEqual(lhs, rhs)) parent.record(pe, MODIFIED);
-  return true;
+function leaf(lhs: JsonValue, rhs: JsonValue, parent: Position, pe: PathElement): void {
+  if (!jsonEqual(lhs, rhs)) parent.record(pe, MODIFIED);
 }
 
-/** Whether the value was compared as a leaf. */
-function handle(t: Typed, lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Position, pe: PathElement, ignored: FieldSet | undefined): boolean {
+/** A value both sides have, compared as the handler takes it. */
+function handle(t: Typed, lhs: JsonValue, rhs: JsonValue, parent: Position, pe: PathElement, ignored: FieldSet | undefined): void {
   const h = t.handler;
   switch (h.kind) {
     case 'scalar':
@@ -163,7 +165,7 @@ function handle(t: Typed, lhs: JsonValue | undefined, rhs: JsonValue | undefined
     case 'list':
       return compareLists(h.list, lhs, rhs, parent, pe, ignored);
     case 'none':
-      return false;
+      return;
   }
 }
 
@@ -187,7 +189,7 @@ function ignoredBelow(ignored: FieldSet | undefined, pe: PathElement): FieldSet 
   return ignored.hasMember(pe) ? SKIP : ignored.child(pe);
 }
 
-function compareMaps(t: MapAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Position, pe: PathElement, ignored: FieldSet | undefined): boolean {
+function compareMaps(t: MapAtom, lhs: JsonValue, rhs: JsonValue, parent: Position, pe: PathElement, ignored: FieldSet | undefined): void {
   const l = isObject(lhs) ? lhs : undefined;
   const r = isObject(rhs) ? rhs : undefined;
   const emptyPromoteToLeaf = isEmptyMap(l) && isEmptyMap(r);
@@ -195,7 +197,6 @@ function compareMaps(t: MapAtom, lhs: JsonValue | undefined, rhs: JsonValue | un
   const at = new Position(parent, pe);
   if (l) for (const key in l) if (l[key] !== undefined) visitField(t, l[key], r?.[key], key, at, ignored);
   if (r) for (const key in r) if (r[key] !== undefined && l?.[key] === undefined) visitField(t, undefined, r[key], key, at, ignored);
-  return false;
 }
 
 function visitField(t: MapAtom, lv: JsonValue | undefined, rv: JsonValue | undefined, key: string, at: Position, ignored: FieldSet | undefined): void {
@@ -210,7 +211,7 @@ function isEmptyMap(m: JsonObject | undefined): boolean {
   return true;
 }
 
-function compareLists(t: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, parent: Position, pe: PathElement, ignored: FieldSet | undefined): boolean {
+function compareLists(t: ListAtom, lhs: JsonValue, rhs: JsonValue, parent: Position, pe: PathElement, ignored: FieldSet | undefined): void {
   const l = Array.isArray(lhs) ? lhs : undefined;
   const r = Array.isArray(rhs) ? rhs : undefined;
   const emptyPromoteToLeaf = (!l || l.length === 0) && (!r || r.length === 0);
@@ -247,5 +248,56 @@ function compareLists(t: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue | 
       at.record(g.pe, ADDED);
     }
   }
-  return false;
+}
+
+/**
+ * What the walk would collect below a value only one side has, as one set (every path in it
+ * changed the same way): each entry or item is a member, with its own contents below it;
+ * items duplicated in the list are members as a whole.
+ */
+function contents(v: JsonValue, ref: TypeRef, ignored: FieldSet | undefined): FieldSet {
+  const h = deduce(ref, v).handler;
+  if (h.kind === 'map') return mapContents(h.map, v, ignored);
+  if (h.kind === 'list') return listContents(h.list, v, ignored);
+  return FieldSet.EMPTY;
+}
+
+function mapContents(t: MapAtom, v: JsonValue, ignored: FieldSet | undefined): FieldSet {
+  if (t.relationship === 'atomic' || !isObject(v)) return FieldSet.EMPTY;
+  const members: PathElement[] = [];
+  const children: Array<{ pe: PathElement; set: FieldSet }> = [];
+  for (const key in v) {
+    const child = v[key];
+    if (child === undefined) continue;
+    const pe = fieldElement(t, key);
+    const below = ignoredBelow(ignored, pe);
+    if (below === SKIP) continue;
+    members.push(pe);
+    const set = contents(child, fieldType(t, key), below);
+    if (!set.empty()) children.push({ pe, set });
+  }
+  return FieldSet.fromSorted(sortInPlace(members, compareElements), sortInPlace(children, byElement));
+}
+
+function listContents(t: ListAtom, v: JsonValue, ignored: FieldSet | undefined): FieldSet {
+  if (t.relationship === 'atomic' || !Array.isArray(v)) return FieldSet.EMPTY;
+  const items: Array<{ pe: PathElement; item: JsonValue; count: number }> = [];
+  for (const item of v) {
+    const k = listItemKey(t, item);
+    if (!k.ok) continue;
+    const same = items.find((x) => compareElements(x.pe, k.pe) === 0);
+    if (same) same.count++;
+    else items.push({ pe: k.pe, item, count: 1 });
+  }
+  const members: PathElement[] = [];
+  const children: Array<{ pe: PathElement; set: FieldSet }> = [];
+  for (const { pe, item, count } of items) {
+    const below = ignoredBelow(ignored, pe);
+    if (below === SKIP) continue;
+    members.push(pe);
+    if (count > 1) continue;
+    const set = contents(item, t.element, below);
+    if (!set.empty()) children.push({ pe, set });
+  }
+  return FieldSet.fromSorted(sortInPlace(members, compareElements), sortInPlace(children, byElement));
 }
