@@ -15,6 +15,19 @@ export function toFieldsV1(set: FieldSet): JsonObject {
   return emit(set, false);
 }
 
+/**
+ * The keys of shared (frozen) elements, such as the walkers' elements for a schema's fields,
+ * written once: every managedFields entry names them again.
+ */
+const sharedKeys = new WeakMap<PathElement, string>();
+
+function keyOf(pe: PathElement): string {
+  if (!Object.isFrozen(pe)) return serializeElement(pe);
+  let key = sharedKeys.get(pe);
+  if (key === undefined) sharedKeys.set(pe, (key = serializeElement(pe)));
+  return key;
+}
+
 function emit(set: FieldSet, includeSelf: boolean): JsonObject {
   const out: JsonObject = {};
   if (includeSelf && (set.members.length > 0 || set.children.length > 0)) out['.'] = {};
@@ -23,14 +36,14 @@ function emit(set: FieldSet, includeSelf: boolean): JsonObject {
   const { members, children } = set;
   while (mi < members.length || ci < children.length) {
     const c = mi >= members.length ? 1 : ci >= children.length ? -1 : compareElements(members[mi]!, children[ci]!.pe);
-    if (c < 0) out[serializeElement(members[mi++]!)] = {};
+    if (c < 0) out[keyOf(members[mi++]!)] = {};
     else if (c > 0) {
       const child = children[ci++]!;
-      out[serializeElement(child.pe)] = emit(child.set, false);
+      out[keyOf(child.pe)] = emit(child.set, false);
     } else {
       const child = children[ci++]!;
       mi++;
-      out[serializeElement(child.pe)] = emit(child.set, true);
+      out[keyOf(child.pe)] = emit(child.set, true);
     }
   }
   return out;
