@@ -11,6 +11,7 @@ import { MAX_REQUEST_BYTES, prefixEnd, StoreError, StoreErrors, type KeyValue, t
 import { storageKey, storageListPrefix } from '../../api/registry';
 import { groupResource, type ResourceInfo } from '../resources';
 import { asStored, canonical, decodeFromStorage } from './codec';
+import { jsonLengthBound } from './json-length';
 import { WatchCache } from './watch-cache';
 
 export interface StoredObject {
@@ -116,12 +117,12 @@ export class ResourceStorage {
     const name = obj.metadata.name ?? '';
     if (obj.metadata.resourceVersion) throw internalServerError('resourceVersion should not be set on objects to be created');
     const stored = canonical(obj);
-    const value = JSON.stringify(stored);
     if (dryRun) {
-      checkSize(key, value);
+      checkObjectSize(key, stored);
       if (await this.get(key)) throw alreadyExistsError(groupResource(this.type), name);
       return { object: obj };
     }
+    const value = JSON.stringify(stored);
     const res = await this.write(() =>
       this.store.txn({
         compare: [{ key, target: 'create', result: '=', value: 0 }],
@@ -202,4 +203,11 @@ function checkSize(key: string, value: string): void {
   // A UTF-16 unit is at most three UTF-8 bytes: most objects are far below the limit.
   if ((key.length + value.length) * 3 <= MAX_REQUEST_BYTES) return;
   if (utf8Length(key) + utf8Length(value) > MAX_REQUEST_BYTES) throw storeStatusError(StoreErrors.requestTooLarge);
+}
+
+/** checkSize of the object's JSON, written only when its bounded length does not settle it. */
+function checkObjectSize(key: string, obj: KubeObject): void {
+  const under = MAX_REQUEST_BYTES / 3 - key.length;
+  if (jsonLengthBound(obj, under) <= under) return;
+  checkSize(key, JSON.stringify(obj));
 }
