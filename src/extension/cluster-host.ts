@@ -11,7 +11,7 @@ import { createCluster, type Cluster } from '../engine/cluster';
 import type { KubeObject } from '../engine/api/types';
 import { formatKubectlError } from '../engine/api/kubectl-format';
 import { StatusError, type Status } from '../engine/api/status';
-import type { UserInfo } from '../engine/apiserver/authn/user';
+import { ADMIN_USER, type UserInfo } from '../engine/apiserver/authn/user';
 import { componentUserAgent, type Client } from '../engine/client/client';
 import { SharedInformerFactory } from '../engine/client/informer';
 import { SERVICEACCOUNTS } from '../engine/client/resources';
@@ -23,7 +23,9 @@ import { Pacer, type WallClock } from '../engine/pacer';
 import type { Taint } from '../engine/kubelet/api';
 import type { TraceBuffer } from '../engine/trace/buffer';
 import type { MirrorSyncParams } from '../protocol/language-server';
+import type { SelfSignedCertificate } from '../http/tls';
 import { InformerClusterView } from './cluster-view';
+import { serveCluster, type EndpointUser, type ServedApi } from './endpoint/serve';
 import type { Identity } from './identity';
 import { liveErrorYaml, liveObjectYaml } from './live-yaml';
 import { deleteManifestObject, manifestObjects, type ObjectRef } from './manifest-objects';
@@ -81,6 +83,16 @@ function taints(settings: KubeSimSettings): Taint[] {
   return settings.nodes.taints.map((t) => (t.value ? { key: t.key, value: t.value, effect: t.effect } : { key: t.key, effect: t.effect }));
 }
 
+/**
+ * The kubeconfig's identities, named as `kubesim serve` names them: the admin (current), and the
+ * editor's user when that is someone else.
+ */
+export function endpointUsers(user: Identity): EndpointUser[] {
+  const users: EndpointUser[] = [{ context: 'kubesim', user: 'kubesim-admin', info: ADMIN_USER }];
+  if (user.username !== ADMIN_USER.username) users.push({ context: `kubesim-${user.username}`, user: user.username, info: userInfo(user) });
+  return users;
+}
+
 /** kubectl's text for a failure: a Status error as kubectl prints it, anything else as is. */
 function errorText(err: unknown): string {
   if (err instanceof StatusError) return formatKubectlError(err.status).trimEnd();
@@ -127,6 +139,7 @@ export class ClusterHost {
   private readonly factory: SharedInformerFactory;
   private readonly feed: MirrorFeed;
   private disposed = false;
+  private served: ServedApi | undefined;
 
   private constructor(
     readonly cluster: Cluster,
@@ -374,6 +387,19 @@ export class ClusterHost {
     };
   }
 
+  /**
+   * Serves the cluster's Kubernetes API over HTTPS on 127.0.0.1 for kubectl, as `kubesim serve`
+   * does, with tokens for the admin and the current user. One endpoint at a time: serving again
+   * closes the earlier one; disposing the host closes it too.
+   */
+  async serveApi(port: number, tls?: SelfSignedCertificate): Promise<ServedApi> {
+    await this.served?.close();
+    this.served = undefined;
+    if (this.disposed) throw new Error('kubesim: the cluster was stopped');
+    this.served = await serveCluster(this.cluster, { port, users: endpointUsers(this.user), tls });
+    return this.served;
+  }
+
   /** The language server restarted: give it the full picture again. */
   resyncMirror(): void {
     this.feed.replace();
@@ -382,6 +408,7 @@ export class ClusterHost {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    await this.served?.close();
     this.pacer.dispose();
     await this.pacer.idle();
     this.feed.stop();

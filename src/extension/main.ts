@@ -8,11 +8,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerClockCommands } from './commands/clock';
 import { registerClusterCommands } from './commands/cluster';
+import { registerEndpointCommands } from './commands/endpoint';
 import { registerLiveCommands } from './commands/live';
 import { registerManifestCommands } from './commands/manifest';
 import { registerNodeCommands } from './commands/nodes';
 import { registerWorkloadCommands } from './commands/workloads';
 import type { Services } from './commands/services';
+import { ApiEndpointController } from './endpoint/controller';
 import { loadClusterHost } from './host-loader';
 import { describeIdentity } from './identity';
 import { LanguageServerLink } from './language-server-link';
@@ -32,6 +34,8 @@ export interface KubeSimApi {
   readonly tree: ClusterTreeProvider;
   readonly output: Output;
   readonly statusBar: StatusBar;
+  /** Start / Stop API Endpoint. */
+  readonly apiEndpoint: ApiEndpointController;
   readonly languageServer: LanguageServerLink;
   settings(): KubeSimSettings;
 }
@@ -66,11 +70,13 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
   const statusBar = new StatusBar(s);
   const live = new LiveDocuments(s);
   const services: Services = { context, session: s, output, tree, live, settings: () => settings };
+  const apiEndpoint = new ApiEndpointController(services, statusBar);
   context.subscriptions.push(
     output,
     tree,
     statusBar,
     live,
+    apiEndpoint,
     vscode.window.createTreeView('kubesim.cluster', { treeDataProvider: tree, showCollapseAll: true }),
     ...registerManifestCommands(services),
     ...registerClockCommands(services),
@@ -78,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
     ...registerWorkloadCommands(services),
     ...registerLiveCommands(services),
     ...registerClusterCommands(services),
+    ...registerEndpointCommands(apiEndpoint),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('kubesim')) return;
       const before = settings;
@@ -92,7 +99,7 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
       void s.hasSaved().then((saved) => (saved ? s.get().then(() => undefined) : undefined)).catch((err: unknown) => report(`KubeSim: ${err instanceof Error ? err.message : String(err)}`));
     }, 0);
   }
-  return { activationMs: performance.now() - started, session: s, tree, output, statusBar, languageServer: client, settings: () => settings };
+  return { activationMs: performance.now() - started, session: s, tree, output, statusBar, apiEndpoint, languageServer: client, settings: () => settings };
 }
 
 /** A settings change reaches the running cluster at once where it can, else the user is told a reset is needed. */

@@ -2,7 +2,7 @@
  * The kubesim.* settings, read and checked (a bad value falls back to its default and is
  * reported), and what a change of them means for a running cluster: applied on the spot (speed,
  * user, field validation, persistence, more nodes) or only by a reset (the machines, the seed,
- * the record buffer).
+ * the record buffer). The API endpoint's port is read when the endpoint starts.
  */
 import { ADMIN, parseIdentity, type Identity } from './identity';
 
@@ -34,6 +34,8 @@ export interface KubeSimSettings {
   fieldValidation: FieldValidation;
   persistence: boolean;
   traceBufferSize: number;
+  /** The port Start API Endpoint listens on (0: a free one). */
+  apiEndpoint: { port: number };
 }
 
 export const DEFAULT_SETTINGS: KubeSimSettings = {
@@ -44,6 +46,7 @@ export const DEFAULT_SETTINGS: KubeSimSettings = {
   fieldValidation: 'Strict',
   persistence: true,
   traceBufferSize: 100_000,
+  apiEndpoint: { port: 0 },
 };
 
 const CPU = /^\d+(\.\d+)?m?$/;
@@ -92,6 +95,7 @@ export function parseSettings(get: (key: string) => unknown): { settings: KubeSi
     fieldValidation: read('fieldValidation', d.fieldValidation, (v): v is FieldValidation => v === 'Strict' || v === 'Warn' || v === 'Ignore', 'Strict, Warn or Ignore'),
     persistence: read('persistence', d.persistence, (v): v is boolean => typeof v === 'boolean', 'true or false'),
     traceBufferSize: read('traceBufferSize', d.traceBufferSize, int(1000, 1_000_000), 'an integer from 1000 to 1000000'),
+    apiEndpoint: { port: read('apiEndpoint.port', d.apiEndpoint.port, int(0, 65535), 'an integer from 0 to 65535') },
   };
   return { settings, problems };
 }

@@ -2,6 +2,7 @@
  * The status bar item: etcd revision, nodes, pods running and pending, and the clock; a click
  * opens the control plane. It follows the cluster's changes (debounced) and, while the clock
  * runs, ticks once a second for what no watch reports (revisions from leases, virtual time).
+ * Its tooltip also tells where the API endpoint serves, while it does.
  */
 import * as vscode from 'vscode';
 import type { ClusterSession } from './session';
@@ -16,6 +17,7 @@ export class StatusBar implements vscode.Disposable {
   private readonly ticker: ReturnType<typeof setInterval>;
   private unsubscribe: (() => void)[] = [];
   private readonly subscription: vscode.Disposable;
+  private extra: readonly string[] = [];
 
   constructor(private readonly session: ClusterSession) {
     this.item = vscode.window.createStatusBarItem('kubesim.status', vscode.StatusBarAlignment.Left, 10);
@@ -37,13 +39,19 @@ export class StatusBar implements vscode.Disposable {
     this.timer ??= setTimeout(() => void this.render(), UPDATE_MS);
   }
 
+  /** Lines the tooltip adds (the API endpoint's address while it serves); renders now. */
+  setTooltipLines(lines: readonly string[]): Promise<void> {
+    this.extra = lines;
+    return this.render();
+  }
+
   /** Renders now; resolves once the text is set. */
   async render(): Promise<void> {
     this.timer = undefined;
     const host = this.session.current;
     const summary = host ? await host.summary().catch(() => undefined) : undefined;
     this.item.text = statusBarText(summary);
-    this.item.tooltip = statusBarTooltip(summary);
+    this.item.tooltip = statusBarTooltip(summary, this.extra);
     void vscode.commands.executeCommand('setContext', 'kubesim.clock', summary?.clock ?? 'stopped');
   }
 

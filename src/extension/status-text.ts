@@ -1,6 +1,7 @@
 /**
  * The status bar item's text and tooltip: the etcd revision, the nodes, the pods running and
- * pending, and the clock (running or paused, and its speed).
+ * pending, and the clock (running or paused, and its speed); the tooltip also says where the
+ * API endpoint serves, while it does.
  */
 
 export interface ClusterSummary {
@@ -25,7 +26,8 @@ export function statusBarText(s: ClusterSummary | undefined): string {
   return `$(server-environment) rev ${s.revision} · ${nodes} · ${s.pods.running} running, ${s.pods.pending} pending · ${clock}`;
 }
 
-export function statusBarTooltip(s: ClusterSummary | undefined): string {
+/** `extra`: lines about what else runs (the API endpoint), before the click hint. */
+export function statusBarTooltip(s: ClusterSummary | undefined, extra: readonly string[] = []): string {
   if (!s) return 'KubeSim: the simulated Kubernetes 1.35 cluster starts when you first use it.\nClick to open the control plane.';
   const time = new Date(s.time).toISOString().replace('.000Z', 'Z');
   return [
@@ -35,6 +37,7 @@ export function statusBarTooltip(s: ClusterSummary | undefined): string {
     `Pods: ${s.pods.running} running, ${s.pods.pending} pending, ${s.pods.failed} failed`,
     `Clock: ${s.clock === 'running' ? `running at ${speedLabel(s.speed)}` : 'paused'}, virtual time ${time}`,
     `User: ${s.user}`,
+    ...extra,
     'Click to open the control plane.',
   ].join('\n');
 }

@@ -23,6 +23,7 @@ describe('kubesim.* settings', () => {
       fieldValidation: 'Warn',
       persistence: false,
       traceBufferSize: 5000,
+      'apiEndpoint.port': 6443,
     });
     assert.deepEqual(problems, []);
     assert.deepEqual(settings, {
@@ -33,21 +34,24 @@ describe('kubesim.* settings', () => {
       fieldValidation: 'Warn',
       persistence: false,
       traceBufferSize: 5000,
+      apiEndpoint: { port: 6443 },
     });
   });
 
   it('falls back to the default for a bad value and says so', () => {
-    const { settings, problems } = read({ 'nodes.count': 1000, 'nodes.memory': '16 GB', speed: 3, user: 'system:serviceaccount::x', 'nodes.taints': [{ key: 'a', effect: 'Sometimes' }] });
+    const { settings, problems } = read({ 'nodes.count': 1000, 'nodes.memory': '16 GB', speed: 3, user: 'system:serviceaccount::x', 'nodes.taints': [{ key: 'a', effect: 'Sometimes' }], 'apiEndpoint.port': 70000 });
     assert.equal(settings.nodes.count, 3);
     assert.equal(settings.nodes.memory, '16Gi');
     assert.equal(settings.speed, 1);
     assert.deepEqual(settings.nodes.taints, []);
+    assert.equal(settings.apiEndpoint.port, 0);
     assert.deepEqual(problems, [
       'kubesim.user: "system:serviceaccount::x" is not a service account name: use system:serviceaccount:<namespace>:<name>; using kubernetes-admin',
       'kubesim.nodes.count: 1000 is not an integer from 0 to 100; using 3',
       'kubesim.nodes.memory: "16 GB" is not a memory quantity such as 16Gi; using "16Gi"',
       'kubesim.nodes.taints: [{"key":"a","effect":"Sometimes"}] is not a list of taints ({ key, value?, effect }); using []',
       'kubesim.speed: 3 is not one of 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100; using 1',
+      'kubesim.apiEndpoint.port: 70000 is not an integer from 0 to 65535; using 0',
     ]);
   });
 
