@@ -15,6 +15,7 @@ export async function run(): Promise<void> {
   await import('./hover-and-fixes.test');
   await import('./cluster.test');
   await import('./panel.test');
+  await import('./endpoint.test');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));
   if (failures > 0) throw new Error(`${failures} extension-host test${failures === 1 ? '' : 's'} failed`);
 }
