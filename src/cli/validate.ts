@@ -6,8 +6,7 @@
  * prints them; `--output json` gives one entry per document with the line and column of each
  * offending node. Exit codes: 0 all valid, 1 any invalid, 2 usage errors.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { errorTypeText, type FieldError } from '../engine/api/field';
 import { formatKubectlError, withSource } from '../engine/api/kubectl-format';
 import { noKindMatchMessage } from '../engine/api/registry';
@@ -23,6 +22,7 @@ import { createApiServer, type ApiServer } from '../engine/apiserver/server';
 import { Clock } from '../engine/clock';
 import { Random } from '../engine/random';
 import { createStore, type Store } from '../engine/store';
+import { manifestFiles } from './files';
 
 export interface ReportedError {
   field: string;
@@ -65,7 +65,6 @@ Options:
 `;
 
 const FIELD_MANAGER = 'kubesim-validate';
-const MANIFEST_EXTENSIONS = /\.(ya?ml|json)$/i;
 
 interface Args {
   strict: boolean;
@@ -91,29 +90,6 @@ function parseArgs(argv: string[]): Args | string {
   }
   if (args.paths.length === 0) return 'error: no files or folders given';
   return args;
-}
-
-/** Files in argument order; folders walked recursively, their manifests in name order. */
-function collectFiles(paths: string[]): string[] | string {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir).sort()) {
-      const p = join(dir, entry);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (MANIFEST_EXTENSIONS.test(entry)) out.push(p);
-    }
-  };
-  for (const p of paths) {
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      return `error: the path "${p}" does not exist`;
-    }
-    if (st.isDirectory()) walk(p);
-    else out.push(p);
-  }
-  return out;
 }
 
 /** A fresh cluster as the validator sees it: kube-apiserver's bootstrap objects and default service accounts. */
@@ -362,7 +338,7 @@ export async function runValidate(argv: string[]): Promise<number> {
     process.stderr.write(`${args}\n\n${USAGE}`);
     return 2;
   }
-  const files = collectFiles(args.paths);
+  const files = manifestFiles(args.paths, { recursive: true });
   if (typeof files === 'string') {
     process.stderr.write(`${files}\n`);
     return 2;
