@@ -2,7 +2,7 @@
  * A ReplicaSet's status (replica_set_utils.go): counts over its active pods, the pods still
  * terminating, and the ReplicaFailure condition while creating or deleting pods fails.
  */
-import { labelSelectorMatches } from '../../api/labels';
+import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
 import { deepEqual } from './deep-equal';
 import { isPodAvailable, isPodReady } from './pod-status';
 import { rfc3339 } from './time';
@@ -12,13 +12,14 @@ export const REPLICA_FAILURE = 'ReplicaFailure';
 
 export function calculateStatus(rs: ReplicaSet, activePods: readonly Pod[], terminatingPods: readonly Pod[], manageReplicasErr: Error | undefined, nowMs: number): ReplicaSetStatus {
   const status: ReplicaSetStatus = structuredClone(rs.status ?? {});
-  const templateLabels = { matchLabels: rs.spec.template?.metadata?.labels ?? {} };
+  // Parsed once: an unparsable template selector matches no pod.
+  const templateSelector = labelSelectorAsSelector({ matchLabels: rs.spec.template?.metadata?.labels ?? {} });
   const minReadySeconds = rs.spec.minReadySeconds ?? 0;
   let fullyLabeled = 0;
   let ready = 0;
   let available = 0;
   for (const pod of activePods) {
-    if (labelSelectorMatches(templateLabels, pod.metadata.labels ?? {})) fullyLabeled++;
+    if (!(templateSelector instanceof SelectorError) && templateSelector.matches(pod.metadata.labels ?? {})) fullyLabeled++;
     if (isPodReady(pod)) {
       ready++;
       if (isPodAvailable(pod, minReadySeconds, nowMs)) available++;
