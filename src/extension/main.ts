@@ -89,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
       if (!e.affectsConfiguration('kubesim')) return;
       const before = settings;
       settings = readSettings(output);
-      void settingsChanged(services, client, before, settings);
+      void settingsChanged(services, client, apiEndpoint, before, settings);
     }),
   );
   client.start();
@@ -103,12 +103,13 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
 }
 
 /** A settings change reaches the running cluster at once where it can, else the user is told a reset is needed. */
-async function settingsChanged(s: Services, client: LanguageServerLink, before: KubeSimSettings, after: KubeSimSettings): Promise<void> {
+async function settingsChanged(s: Services, client: LanguageServerLink, apiEndpoint: ApiEndpointController, before: KubeSimSettings, after: KubeSimSettings): Promise<void> {
   const change = settingsChange(before, after);
   const host = s.session.current;
   if (change.user) {
     client.setUser(after.user);
     if (host) host.user = after.user;
+    void apiEndpoint.userChanged();
     s.output.append([`# applies and diagnostics now run as ${describeIdentity(after.user)}`, '']);
     vscode.window.setStatusBarMessage(`KubeSim: acting as ${describeIdentity(after.user)}`, 4000);
   }

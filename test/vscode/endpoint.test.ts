@@ -120,6 +120,25 @@ suite('kubesim API endpoint for kubectl', () => {
     assert.equal(a.output.text.split('# API endpoint at').length, before, 'no second start');
   });
 
+  test('Switch User: the kubeconfig gets a context for the new user, whom RBAC answers', async () => {
+    const a = api();
+    await config().update('user', 'jane:dev', vscode.ConfigurationTarget.Global);
+    const after = await until(() => (a.apiEndpoint.current && a.apiEndpoint.current !== info ? a.apiEndpoint.current : undefined), 'the endpoint with the new user');
+    assert.deepEqual(after.contexts, ['kubesim', 'kubesim-jane']);
+    assert.equal(after.port, info.port);
+    assert.equal(after.kubeconfig, info.kubeconfig);
+    const { config: kubeconfig, ca } = readKubeconfig(after.kubeconfig);
+    const jane = kubeconfig.users.find((u) => u.name === 'jane')?.user.token;
+    assert.ok(jane);
+    const res = await get(`${after.url}/api/v1/namespaces/default`, ca, jane);
+    assert.equal(res.status, 403);
+    assert.equal(res.body.message, 'namespaces "default" is forbidden: User "jane" cannot get resource "namespaces" in API group "" at the cluster scope');
+    assert.match(a.output.text, /# the user changed; the kubeconfig has its context: API endpoint at .*\n.*\nkubectl get nodes\nkubectl --context kubesim-jane auth whoami\n/);
+    await config().update('user', undefined, vscode.ConfigurationTarget.Global);
+    info = await until(() => (a.apiEndpoint.current && a.apiEndpoint.current !== after ? a.apiEndpoint.current : undefined), 'the endpoint with the admin alone');
+    assert.deepEqual(info.contexts, ['kubesim']);
+  });
+
   test('real kubectl sees the simulated nodes, and its requests reach the panel', async function () {
     this.timeout(120_000);
     const kubectl = findKubectl();

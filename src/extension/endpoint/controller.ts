@@ -8,7 +8,8 @@
  * When the cluster is replaced (Reset Cluster, Import Snapshot) the endpoint is restarted on the
  * new cluster with the same port and certificate, and the kubeconfig at the same path gets the
  * new cluster's tokens: a terminal that exported KUBECONFIG keeps working, as kubectl reads the
- * file on every call. Open watches end, as they do when kube-apiserver restarts.
+ * file on every call. Open watches end, as they do when kube-apiserver restarts. Switch User
+ * restarts it the same way, for the new user's context.
  */
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
@@ -85,6 +86,14 @@ export class ApiEndpointController implements vscode.Disposable {
     });
   }
 
+  /** Switch User: the kubeconfig gets the new user's context (same port, certificate and path). */
+  userChanged(): Promise<void> {
+    return this.serial(async () => {
+      const host = this.s.session.current;
+      if (this.running && host) await this.restart(host, this.running, 'the user changed; the kubeconfig has its context');
+    });
+  }
+
   private async clusterChanged(host: ClusterHost | undefined): Promise<void> {
     if (!host) {
       // The old host closed the server when it was disposed.
@@ -95,13 +104,19 @@ export class ApiEndpointController implements vscode.Disposable {
     }
     const previous = this.resume;
     this.resume = undefined;
-    if (!previous) return;
+    if (previous) await this.restart(host, previous, 'the cluster was replaced; the kubeconfig holds its new tokens');
+  }
+
+  private async restart(host: ClusterHost, previous: Running, why: string): Promise<void> {
+    this.running = undefined;
     const running = await this.serve(host, previous.info.port, previous.served);
     if (!running) {
+      await previous.served.close();
       await rm(previous.info.kubeconfig, { force: true });
+      await this.publish();
       return;
     }
-    this.s.output.append(endpointStartedLines(running.info.url, running.info.kubeconfig, running.info.contexts, 'the cluster was replaced; the kubeconfig holds its new tokens'));
+    this.s.output.append(endpointStartedLines(running.info.url, running.info.kubeconfig, running.info.contexts, why));
   }
 
   /** Listens and writes the kubeconfig; on failure says why and returns undefined. */
