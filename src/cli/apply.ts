@@ -119,6 +119,11 @@ export async function runApply(argv: string[], io: Output = process): Promise<nu
   const start = cluster.clock.now();
   const firstRecord = cluster.trace.next;
   const results = await applyFiles(cluster, files);
+  if (results.length === 0) {
+    io.stderr.write('error: no objects passed to apply\n');
+    await cluster.close();
+    return 1;
+  }
   const run = args.until === 'settled' ? await cluster.settle() : { settled: true, steps: await cluster.advance(args.until), elapsed: args.until, pending: [] };
   const records = cluster.trace.since(firstRecord);
   const dropped = records.length > 0 ? records[0]!.id - firstRecord : 0;

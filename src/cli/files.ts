@@ -8,7 +8,10 @@ import { join } from 'node:path';
 
 const MANIFEST_EXTENSIONS = /\.(ya?ml|json)$/;
 
-/** The files in argument order, or kubectl's error for the first path that does not exist. */
+/**
+ * The files in argument order, or kubectl's error for the first path that does not exist or,
+ * as kubectl's resource builder says, for paths that name no manifest file at all.
+ */
 export function manifestFiles(paths: readonly string[], options: { recursive?: boolean } = {}): string[] | string {
   const out: string[] = [];
   const walk = (dir: string): void => {
@@ -31,6 +34,7 @@ export function manifestFiles(paths: readonly string[], options: { recursive?: b
     }
     if (st.isDirectory()) walk(path);
     else out.push(path);
+    if (out.length === 0) return `error: error reading [${path}]: recognized file extensions are [.json .yaml .yml]`;
   }
   return out;
 }

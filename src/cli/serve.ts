@@ -117,11 +117,17 @@ async function applyManifests(cluster: Cluster, paths: string[]): Promise<boolea
   }
   const client = cluster.client();
   let ok = true;
+  let objects = 0;
   for (const file of files) {
     for (const r of await applyManifestText(client, file, readFileSync(file, 'utf8'))) {
       (r.action === 'failed' ? process.stderr : process.stdout).write(`${r.message}\n`);
       if (r.action === 'failed') ok = false;
+      objects++;
     }
+  }
+  if (paths.length > 0 && objects === 0) {
+    process.stderr.write('error: no objects passed to apply\n');
+    return false;
   }
   return ok;
 }

@@ -178,5 +178,10 @@ describe('kubesim validate', function () {
     const missing = await run([join(dir, 'nope.yaml')]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /^error: the path ".*nope\.yaml" does not exist\n/);
+    const bare = join(dir, 'bare');
+    mkdirSync(bare);
+    const none = await run([bare]);
+    assert.equal(none.code, 2);
+    assert.equal(none.stderr, `error: error reading [${bare}]: recognized file extensions are [.json .yaml .yml]\n`);
   });
 });
