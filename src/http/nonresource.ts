@@ -10,6 +10,7 @@ import { healthBody, isHealthEndpoint } from './health';
 import { contentTypeOf, negotiateOutput } from './negotiate';
 import { openapiV3Index, serveOpenApiDocument } from './openapi';
 import { openapiV2Document } from './openapi-v2';
+import { acceptsV2Protobuf, openapiV2Protobuf, V2_PROTOBUF_CONTENT_TYPE } from './openapi-v2-proto';
 import { notFoundError, writeBody, writeJson, writeStatus } from './respond';
 import { VERSION_INFO } from './version';
 
@@ -36,6 +37,7 @@ export async function serveNonResource(x: Exchange): Promise<void> {
     if (second === 'v3' && parts.length === 2) return writeBody(req, res, 200, 'application/json', openapiV3Index(registry));
     if (second === 'v3' && serveOpenApiDocument(req, res, registry, parts.slice(2).join('/'), url.searchParams.get('hash'))) return;
     if (second === 'v2' && parts.length === 2) {
+      if (acceptsV2Protobuf(req.headers.accept)) return writeBody(req, res, 200, V2_PROTOBUF_CONTENT_TYPE, openapiV2Protobuf(registry));
       const out = negotiateOutput(req.headers.accept, 'resource');
       if (out instanceof StatusError) return writeStatus(req, res, out);
       return writeBody(req, res, 200, 'application/json', openapiV2Document(registry));

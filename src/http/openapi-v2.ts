@@ -2,8 +2,8 @@
  * /openapi/v2 as JSON: a Swagger 2.0 document assembled from the vendored v3 documents of the
  * served group-versions (definitions from components.schemas, request bodies as "body"
  * parameters, response schemas unwrapped). kube-apiserver serves v2 from its own source; this
- * is the same API described in the older dialect. kubectl asks for protobuf only and gets 406,
- * which it tolerates (it reads schemas from /openapi/v3).
+ * is the same API described in the older dialect. kubectl asks for it in protobuf
+ * (openapi-v2-proto.ts).
  */
 import type { ResourceRegistry } from '../engine/api/registry';
 import { openapiDocument } from '../engine/api/openapi';
@@ -29,7 +29,8 @@ function schemaV2(s: Json): Json {
   const out: JsonMap = {};
   for (const [k, v] of Object.entries(s)) {
     if (k === 'nullable') continue;
-    out[k] = k === '$ref' && typeof v === 'string' ? refV2(v) : k === 'default' || k === 'example' || k === 'enum' ? v : schemaV2(v);
+    if (k === 'properties' && isMap(v)) out[k] = Object.fromEntries(Object.entries(v).map(([name, p]) => [name, schemaV2(p)]));
+    else out[k] = k === '$ref' && typeof v === 'string' ? refV2(v) : k === 'default' || k === 'example' || k === 'enum' ? v : schemaV2(v);
   }
   return out;
 }

@@ -106,6 +106,7 @@ export const CASES = [
   { name: 'get-custom-resource-yaml', args: ['get', 'ct', 'my-new-cron-object', '-n', 'shop', '-o', 'yaml'] },
   { name: 'delete-crd', args: ['delete', 'crd', 'crontabs.stable.example.com', '--timeout=60s'] },
   { name: 'get-crd-gone', args: ['get', 'crd', 'crontabs.stable.example.com'] },
+  { name: 'apply-unknown-kind', args: ['apply', '-f', '{{manifests}}/widget.yaml'] },
 ];
 
 /**

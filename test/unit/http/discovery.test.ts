@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
+import { fields, type Field } from '../../../src/http/protobuf/wire';
 import { serve, type Served } from './harness';
 
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -70,7 +71,6 @@ describe('http: discovery and OpenAPI', () => {
     const res = await s.send('GET', '/api/v1', { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
     assert.equal(res.status, 406);
     assert.equal(res.json().reason, 'NotAcceptable');
-    assert.equal((await s.send('GET', '/openapi/v2', { headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } })).status, 406);
   });
 
   it('serves /openapi/v3 with hashes, documents byte for byte, immutable when the hash matches', async () => {
@@ -96,5 +96,32 @@ describe('http: discovery and OpenAPI', () => {
     assert.deepEqual((deployment.properties as Obj).spec, { $ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec', description: 'Specification of the desired behavior of the Deployment.' });
     const create = ((v2.paths as Obj)['/apis/apps/v1/namespaces/{namespace}/deployments'] as Obj).post as Obj;
     assert.deepEqual((create.parameters as Obj[])[0], { in: 'body', name: 'body', required: true, schema: { $ref: '#/definitions/io.k8s.api.apps.v1.Deployment' } });
+  });
+
+  it('a property named like a keyword ("default") is a schema: its $ref points into #/definitions', async () => {
+    const v2 = (await s.send('GET', '/openapi/v2', { headers: { Accept: 'application/json' } })).json();
+    const item = (v2.definitions as Obj)['io.k8s.api.core.v1.LimitRangeItem'] as Obj;
+    const defaults = (item.properties as Obj).default as Obj;
+    assert.deepEqual(defaults.additionalProperties, { $ref: '#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity' });
+  });
+
+  it('serves /openapi/v2 as gnostic protobuf to kubectl: PATCH operations carry their kind and fieldValidation', async () => {
+    const res = await s.send('GET', '/openapi/v2', { headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['content-type'], 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    const text = (f: Field | undefined): string => Buffer.from(f?.bytes ?? []).toString('utf8');
+    const sub = (bytes: Uint8Array | undefined, n: number): Field[] => fields(bytes ?? new Uint8Array()).filter((f) => f.number === n);
+    const doc = fields(new Uint8Array(res.body));
+    assert.equal(text(doc.find((f) => f.number === 1)), '2.0');
+    const paths = sub(doc.find((f) => f.number === 8)?.bytes, 2);
+    const named = paths.find((p) => text(sub(p.bytes, 1)[0]) === '/apis/apps/v1/namespaces/{namespace}/deployments/{name}');
+    const patch = sub(sub(named?.bytes, 2)[0]?.bytes, 8)[0]?.bytes;
+    const gvk = sub(patch, 13).find((e) => text(sub(e.bytes, 1)[0]) === 'x-kubernetes-group-version-kind');
+    assert.deepEqual(JSON.parse(text(sub(sub(gvk?.bytes, 2)[0]?.bytes, 2)[0])), { group: 'apps', kind: 'Deployment', version: 'v1' });
+    // ParametersItem.parameter -> Parameter.non_body_parameter -> query_parameter_sub_schema -> name
+    const queryNames = sub(patch, 8).map((p) => text(sub(sub(sub(sub(p.bytes, 1)[0]?.bytes, 2)[0]?.bytes, 3)[0]?.bytes, 4)[0]));
+    assert.ok(queryNames.includes('fieldValidation'), queryNames.join(','));
+    const definitions = sub(doc.find((f) => f.number === 9)?.bytes, 1).map((d) => text(sub(d.bytes, 1)[0]));
+    assert.ok(definitions.includes('io.k8s.api.apps.v1.Deployment'));
   });
 });
