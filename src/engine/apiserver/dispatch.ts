@@ -17,6 +17,7 @@ import { getObject, listObjects } from './handlers/read';
 import { createBinding } from './handlers/binding';
 import { createEviction } from './handlers/eviction';
 import { createReview, reviewHandler } from './handlers/reviews';
+import { createTokenRequest } from './handlers/token-request';
 import { getScale, patchScale, updateScale } from './handlers/scale';
 import { handleUpdate } from './handlers/update';
 import type { UpdateResult } from './handlers/write';
@@ -37,7 +38,7 @@ const NAMED_VERBS = new Set(['get', 'update', 'patch', 'delete']);
  * The subresources the API server serves itself; for log it finds the pod and container, and the
  * HTTP facade reads the output from the kubelet.
  */
-const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'binding', 'finalize', 'eviction', 'log']);
+const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'binding', 'finalize', 'eviction', 'log', 'token']);
 
 /** Streams into a running process, which simulated containers do not have: what is missing. */
 const PROCESS_SUBRESOURCES: Readonly<Record<string, string>> = { exec: 'exec into', attach: 'attach to', portforward: 'forward to', proxy: 'proxy to' };
@@ -98,6 +99,7 @@ export async function dispatch(ctx: RequestContext, t: Target): Promise<HandlerR
     case 'create':
       if (t.subresource === 'binding') return object(201, await createBinding(ctx, t));
       if (t.subresource === 'eviction') return createEviction(ctx, t);
+      if (t.subresource === 'token') return object(201, await createTokenRequest(ctx, t));
       if (t.subresource) throw methodNotSupportedError(groupResource(t.info), `${verb} ${t.subresource}`);
       return object(201, await handleCreate(ctx, t));
     case 'update':

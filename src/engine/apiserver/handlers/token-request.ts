@@ -1,0 +1,85 @@
+/**
+ * POST serviceaccounts/<name>/token (pkg/registry/core/serviceaccount/storage/token.go): issues
+ * a token for the service account, optionally bound to a pod, secret or node, and answers with
+ * the TokenRequest and its status. kubesim's tokens are opaque (authn/tokens.ts): they
+ * authenticate as the service account and are not JWTs, and they do not expire.
+ */
+import { invalid, Path, type ErrorList } from '../../api/field';
+import { goQuote } from '../../api/gofmt';
+import { badRequestError, conflictError, invalidError, notFoundError, type GroupThing } from '../../api/status';
+import { isObject, type JsonObject, type KubeObject } from '../../api/types';
+import { decodeBody } from '../body';
+import type { RequestContext, Target } from '../context';
+import { getObject } from './read';
+
+const TOKEN_REQUEST: GroupThing = { group: 'authentication.k8s.io', name: 'TokenRequest' };
+/** kube-apiserver's --api-audiences default: its service account issuer. */
+const API_AUDIENCES = ['https://kubernetes.default.svc.cluster.local'];
+const DEFAULT_EXPIRATION_SECONDS = 3600;
+const MIN_EXPIRATION_SECONDS = 10 * 60;
+const MAX_EXPIRATION_SECONDS = 2 ** 32;
+
+/** The objects a token may be bound to, and where they are stored. */
+const BINDABLE: Readonly<Record<string, { resource: string; namespaced: boolean }>> = {
+  Pod: { resource: 'pods', namespaced: true },
+  Secret: { resource: 'secrets', namespaced: true },
+  Node: { resource: 'nodes', namespaced: false },
+};
+
+/** ValidateTokenRequest. */
+function validateTokenRequest(seconds: number): ErrorList {
+  const path = Path.root('spec', 'expirationSeconds');
+  if (seconds < MIN_EXPIRATION_SECONDS) return [invalid(path, seconds, 'may not specify a duration less than 10 minutes')];
+  if (seconds > MAX_EXPIRATION_SECONDS) return [invalid(path, seconds, 'may not specify a duration larger than 2^32 seconds')];
+  return [];
+}
+
+/** The object the token is bound to, after the checks upstream makes on it. */
+async function boundObject(ctx: RequestContext, sa: string, ref: JsonObject): Promise<void> {
+  const apiVersion = typeof ref.apiVersion === 'string' ? ref.apiVersion : '';
+  const kind = typeof ref.kind === 'string' ? ref.kind : '';
+  const name = typeof ref.name === 'string' ? ref.name : '';
+  const bindable = apiVersion === 'v1' ? BINDABLE[kind] : undefined;
+  if (!bindable) {
+    const slash = apiVersion.indexOf('/');
+    const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+    throw badRequestError(`cannot bind token to object of type ${group}/${version}, Kind=${kind}`);
+  }
+  const obj = await ctx.server.storage.get({ group: '', resource: bindable.resource }, bindable.namespaced ? ctx.request.namespace ?? '' : '', name);
+  if (!obj) throw notFoundError({ group: '', name: bindable.resource }, name);
+  if (kind === 'Pod') {
+    const podSA = isObject(obj.spec) && typeof obj.spec.serviceAccountName === 'string' ? obj.spec.serviceAccountName : '';
+    if (podSA !== sa) throw badRequestError(`cannot bind token for serviceaccount ${goQuote(sa)} to pod running with serviceaccount ${goQuote(podSA)}`);
+  }
+  const uid = obj.metadata.uid ?? '';
+  if (typeof ref.uid === 'string' && ref.uid !== '' && ref.uid !== uid) {
+    throw conflictError({ group: '', name: kind }, name, `the UID in the bound object reference (${ref.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`);
+  }
+}
+
+export async function createTokenRequest(ctx: RequestContext, t: Target): Promise<JsonObject> {
+  const sub = t.info.subresources.find((s) => s.name === 'token')!;
+  const req: KubeObject = decodeBody(ctx, { group: sub.group, version: sub.version, kind: sub.kind });
+  const meta = req.metadata;
+  if (meta.name && meta.name !== t.name) throw invalidError(TOKEN_REQUEST, t.name, [invalid(Path.root('metadata', 'name'), meta.name, 'must match the service account name if specified')]);
+  if (meta.namespace && meta.namespace !== t.namespace) {
+    throw invalidError(TOKEN_REQUEST, t.name, [invalid(Path.root('metadata', 'namespace'), meta.namespace, 'must match the service account namespace if specified')]);
+  }
+  const sa = await getObject(ctx, t);
+  const spec: JsonObject = isObject(req.spec) ? req.spec : {};
+  if (!Array.isArray(spec.audiences) || spec.audiences.length === 0) spec.audiences = [...API_AUDIENCES];
+  if (typeof spec.expirationSeconds !== 'number') spec.expirationSeconds = DEFAULT_EXPIRATION_SECONDS;
+  const now = ctx.server.clock.now();
+  const errs = validateTokenRequest(spec.expirationSeconds);
+  if (errs.length > 0) throw invalidError(TOKEN_REQUEST, '', errs);
+  if (isObject(spec.boundObjectRef)) await boundObject(ctx, t.name, spec.boundObjectRef);
+  const token = ctx.server.tokens.issueServiceAccountToken(t.namespace, t.name, sa.metadata.uid ?? '');
+  const metadata: JsonObject = { ...(meta as JsonObject), name: meta.name || t.name, namespace: meta.namespace || t.namespace, creationTimestamp: ctx.server.clock.rfc3339(now) };
+  return {
+    kind: sub.kind,
+    apiVersion: `${sub.group}/${sub.version}`,
+    metadata,
+    spec,
+    status: { token, expirationTimestamp: ctx.server.clock.rfc3339(now + spec.expirationSeconds * 1000) },
+  };
+}
