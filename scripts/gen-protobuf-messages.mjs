@@ -24,7 +24,26 @@ function qualify(type, pkg) {
   return type.startsWith('.') ? type.slice(1) : `${pkg}.${type}`;
 }
 
-function parse(text) {
+/**
+ * Go struct fields whose protobuf name is not their JSON name (BoundObjectReference's uID is
+ * "uid", IngressClassParametersReference's aPIGroup is "apiGroup"), by message: from the tags
+ * of the Go types next to a generated.proto.
+ */
+function jsonRenames(goSources) {
+  const renames = {};
+  for (const text of goSources) {
+    const re = /^type (\w+) struct \{([\s\S]*?)^\}/gm;
+    let m;
+    while ((m = re.exec(text))) {
+      for (const tag of m[2].matchAll(/json:"([^",]*)[^"]*"[^`]*protobuf:"[^"]*\bname=(\w+)/g)) {
+        if (tag[1] !== '' && tag[1] !== '-' && tag[1] !== tag[2]) (renames[m[1]] ??= {})[tag[2]] = tag[1];
+      }
+    }
+  }
+  return renames;
+}
+
+function parse(text, renames = {}) {
   const pkg = /^package ([\w.-]+);/m.exec(text)[1];
   const re = /^message (\w+) \{([\s\S]*?)^\}/gm;
   let m;
@@ -35,7 +54,7 @@ function parse(text) {
       if (l.startsWith('//') || l === '') continue;
       let f = /^(optional|repeated) ([\w.]+) (\w+) = (\d+);/.exec(l);
       if (f) {
-        fields.push([Number(f[4]), f[3], qualify(f[2], pkg), f[1] === 'repeated' ? 1 : 0]);
+        fields.push([Number(f[4]), renames[m[1]]?.[f[3]] ?? f[3], qualify(f[2], pkg), f[1] === 'repeated' ? 1 : 0]);
         continue;
       }
       f = /^map<([\w.]+), ?([\w.]+)> (\w+) = (\d+);/.exec(l);
@@ -45,8 +64,17 @@ function parse(text) {
   }
 }
 
-for (const p of API) parse(git('kubernetes+api', 'show', `${BRANCH}:${p}`));
-for (const p of MACHINERY) parse(git('kubernetes+apimachinery', 'show', `${BRANCH}:${p}`));
+/** The Go sources beside a generated.proto. */
+function goSources(repo, proto) {
+  const dir = proto.slice(0, proto.lastIndexOf('/') + 1);
+  return git(repo, 'ls-tree', '--name-only', BRANCH, dir)
+    .split('\n')
+    .filter((p) => p.endsWith('.go') && !p.endsWith('_test.go') && !p.includes('generated'))
+    .map((p) => git(repo, 'show', `${BRANCH}:${p}`));
+}
+
+for (const p of API) parse(git('kubernetes+api', 'show', `${BRANCH}:${p}`), jsonRenames(goSources('kubernetes+api', p)));
+for (const p of MACHINERY) parse(git('kubernetes+apimachinery', 'show', `${BRANCH}:${p}`), jsonRenames(goSources('kubernetes+apimachinery', p)));
 const ordered = Object.fromEntries(Object.keys(messages).sort().map((k) => [k, messages[k]]));
 writeFileSync('src/http/protobuf/messages.json', JSON.stringify(ordered) + '\n');
 console.log(`${Object.keys(ordered).length} messages`);

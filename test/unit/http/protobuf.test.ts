@@ -72,6 +72,15 @@ describe('http: protobuf request bodies (kubectl typed clients)', () => {
     assert.equal(pdb.spec!.minAvailable, '50%');
   });
 
+  it('names fields by their JSON tags where the protobuf name differs (uID, aPIGroup, Webhooks)', () => {
+    const tr = decodeProtobuf(envelope('authentication.k8s.io/v1', 'TokenRequest', [[2, [[3, [[1, 'Pod'], [2, 'v1'], [3, 'p'], [4, 'u-1']]]]]])) as Record<string, Record<string, unknown>>;
+    assert.deepEqual(tr.spec!.boundObjectRef, { kind: 'Pod', apiVersion: 'v1', name: 'p', uid: 'u-1' });
+    const ic = decodeProtobuf(envelope('networking.k8s.io/v1', 'IngressClass', [[2, [[1, 'example.com/ingress'], [2, [[1, 'example.com'], [2, 'Params'], [3, 'x']]]]]])) as Record<string, Record<string, unknown>>;
+    assert.deepEqual(ic.spec!.parameters, { apiGroup: 'example.com', kind: 'Params', name: 'x' });
+    const vwc = decodeProtobuf(envelope('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', [[1, [[1, 'v']]], [2, [[1, 'w.example.com']]]])) as Record<string, unknown>;
+    assert.deepEqual(vwc.webhooks, [{ name: 'w.example.com' }]);
+  });
+
   it('refuses what is not a protobuf object', () => {
     assert.equal(decodeProtobuf(Buffer.from('{"kind":"Pod"}')), 'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
     assert.equal(decodeProtobuf(envelope('v1', 'Nonsense', [])), 'no kind "Nonsense" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"');
