@@ -80,6 +80,11 @@ export class RequestContext {
     return this.options.dryRun === true;
   }
 
+  /** A body's DeleteOptions carry their own dryRun, which then holds for the whole request. */
+  setDryRun(dryRun: boolean): void {
+    if (dryRun !== this.dryRun) this.request.options = { ...this.options, dryRun };
+  }
+
   /**
    * Announces a write just before its etcd transaction: the key and the revision it expects to
    * find there (0: to create it), so the revision it produces is attributed to this request

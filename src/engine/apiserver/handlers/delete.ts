@@ -54,6 +54,7 @@ export function deleteOptions(ctx: RequestContext): DeleteOptions {
     gracePeriodSeconds: options.gracePeriodSeconds ?? null,
   });
   if (errs.length > 0) throw invalidError({ group: 'meta.k8s.io', name: 'DeleteOptions' }, '', errs);
+  ctx.setDryRun(options.dryRun);
   return options;
 }
 

@@ -53,6 +53,7 @@ function evictionDeleteOptions(ctx: RequestContext, eviction: KubeObject): Delet
     gracePeriodSeconds: options.gracePeriodSeconds ?? null,
   });
   if (errs.length > 0) throw invalidError({ group: 'meta.k8s.io', name: 'DeleteOptions' }, '', errs);
+  ctx.setDryRun(options.dryRun);
   return options;
 }
 
