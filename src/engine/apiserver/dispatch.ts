@@ -15,6 +15,7 @@ import { deleteCollection } from './handlers/delete-collection';
 import { handlePatch } from './handlers/patch';
 import { getObject, listObjects } from './handlers/read';
 import { createBinding } from './handlers/binding';
+import { getComponentStatus, listComponentStatuses } from './handlers/component-status';
 import { createEviction } from './handlers/eviction';
 import { createReview, reviewHandler } from './handlers/reviews';
 import { createTokenRequest } from './handlers/token-request';
@@ -83,6 +84,10 @@ function deleted(ctx: RequestContext, outcome: DeleteOutcome): HandlerResult {
 export async function serveRequest(ctx: RequestContext): Promise<HandlerResult> {
   const r = ctx.request;
   const info = ctx.server.registry.byGroupResource(r.group, r.resource, r.version);
+  if (info && info.group === '' && info.resource === 'componentstatuses' && !r.subresource) {
+    if (r.verb === 'get') return object(200, getComponentStatus(ctx, r.name ?? ''));
+    if (r.verb === 'list') return object(200, listComponentStatuses(ctx));
+  }
   const review = info && !r.subresource ? reviewHandler(info) : undefined;
   if (!info || !review) return dispatch(ctx, resolveTarget(ctx));
   if (r.verb !== 'create') throw methodNotSupportedError(groupResource(info), r.verb);
