@@ -107,6 +107,8 @@ export const CASES = [
   { name: 'delete-crd', args: ['delete', 'crd', 'crontabs.stable.example.com', '--timeout=60s'] },
   { name: 'get-crd-gone', args: ['get', 'crd', 'crontabs.stable.example.com'] },
   { name: 'apply-unknown-kind', args: ['apply', '-f', '{{manifests}}/widget.yaml'] },
+  { name: 'delete-dry-run-server', args: ['delete', 'deployment', 'web', '-n', 'shop', '--dry-run=server'] },
+  { name: 'get-after-dry-run-delete', args: ['get', 'deployment', 'web', '-n', 'shop', '-o', 'name'] },
 ];
 
 /**

@@ -112,7 +112,11 @@ describe('manifests', () => {
     assert.deepEqual(docs.map((d) => d.object?.kind), ['Pod', 'Service']);
     assert.deepEqual(positionOf(docs[0]!, 'metadata.name')?.value, { line: 1, column: 52, endLine: 1, endColumn: 55 });
     const bad = parseManifest('{"apiVersion":"v1",}', 'bad.json');
-    assert.deepEqual(bad[0]?.errors.map((e) => e.kubectl), ['error parsing bad.json: invalid character \'}\' looking for beginning of object key string']);
+    assert.deepEqual(bad[0]?.errors.map((e) => e.kubectl), ['error parsing bad.json: json: offset 20: invalid character \'}\' looking for beginning of object key string']);
+    const wide = parseManifest('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"é"},}', 'utf.json');
+    assert.deepEqual(wide[0]?.errors.map((e) => e.kubectl), ['error parsing utf.json: json: offset 64: invalid character \'}\' looking for beginning of object key string']);
+    const truncated = parseManifest('{"apiVersion":"v1","kind":"ConfigMap"}\n{"apiVersion":"v1",', 'two.json');
+    assert.deepEqual(truncated.flatMap((d) => d.errors.map((e) => e.kubectl)), ['error parsing two.json: unexpected EOF']);
   });
 });
 

@@ -70,6 +70,16 @@ export function parseManifest(text: string, fileName = '<stdin>', options: Manif
   return docs;
 }
 
+/**
+ * kubectl reads JSON files as a stream (encoding/json's Decoder in apimachinery's
+ * YAMLOrJSONDecoder): a truncated document is io.ErrUnexpectedEOF, a syntax error carries the
+ * byte offset after the offending character.
+ */
+function jsonStreamError(text: string, error: { message: string; offset: number }): string {
+  if (error.offset >= text.length) return 'unexpected EOF';
+  return `json: offset ${Buffer.byteLength(text.slice(0, error.offset), 'utf8') + 1}: ${error.message}`;
+}
+
 function jsonDocuments(text: string, fileName: string, lines: LineIndex): ManifestDocument[] {
   const docs: ManifestDocument[] = [];
   let at = 0;
@@ -78,7 +88,7 @@ function jsonDocuments(text: string, fileName: string, lines: LineIndex): Manife
     if ('error' in parsed) {
       const { message, offset } = parsed.error;
       const range = lines.range(offset, Math.min(offset + 1, text.length));
-      docs.push(doc(fileName, lines, lines.range(at, text.length), [{ message, kubectl: `error parsing ${fileName}: ${message}`, range }]));
+      docs.push(doc(fileName, lines, lines.range(at, text.length), [{ message, kubectl: `error parsing ${fileName}: ${jsonStreamError(text, parsed.error)}`, range }]));
       break;
     }
     docs.push(doc(fileName, lines, lines.range(parsed.node.start, parsed.node.end), [], parsed.node));
