@@ -43,6 +43,11 @@ export interface HostPort {
 
 export const EMPTY_LABELS: Labels = Object.freeze({});
 
+/** normalizedImageName: an image without a tag means ":latest". */
+export function normalizedImageName(name: string): string {
+  return name.lastIndexOf(':') <= name.lastIndexOf('/') ? name + ':latest' : name;
+}
+
 export class PodInfo {
   readonly key: string;
   readonly uid: string;
@@ -63,6 +68,8 @@ export class PodInfo {
   readonly hasRequiredAntiAffinity: boolean;
   /** "namespace/claim" for each PVC volume. */
   readonly pvcKeys: readonly string[];
+  /** The images of the init containers, then the containers, as ImageLocality looks them up on nodes. */
+  readonly images: readonly string[];
   /** A label selector in an affinity term did not parse (the API server does not validate them all). */
   readonly parseError: string | undefined;
 
@@ -95,6 +102,7 @@ export class PodInfo {
     this.hasRequiredAntiAffinity = (affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
     this.parseError = sameAffinity ? from.parseError : errors[0];
     this.pvcKeys = (pod.spec.volumes ?? []).flatMap((v) => (v.persistentVolumeClaim ? [`${meta.namespace}/${v.persistentVolumeClaim.claimName}`] : []));
+    this.images = same ? from.images : [...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => normalizedImageName(c.image ?? ''));
   }
 
   get nodeName(): string {

@@ -13,11 +13,6 @@ const MB = 1024 * 1024;
 export const MIN_THRESHOLD = 23 * MB;
 export const MAX_CONTAINER_THRESHOLD = 1000 * MB;
 
-/** normalizedImageName: an image without a tag means ":latest". */
-export function normalizedImageName(name: string): string {
-  return name.lastIndexOf(':') <= name.lastIndexOf('/') ? name + ':latest' : name;
-}
-
 export function calculatePriority(sumScores: number, numContainers: number): number {
   const maxThreshold = MAX_CONTAINER_THRESHOLD * numContainers;
   let s = sumScores;
@@ -32,17 +27,14 @@ export class ImageLocality implements ScorePlugin {
   constructor(private readonly handle: Handle) {}
 
   score(_state: CycleState, pod: PodInfo, node: NodeInfo): number {
-    const spec = pod.pod.spec;
-    const numContainers = (spec.initContainers?.length ?? 0) + spec.containers.length;
+    const numContainers = pod.images.length;
     if (node.imageStates.size === 0) return calculatePriority(0, numContainers);
     const totalNumNodes = this.handle.snapshot().numNodes();
     let sum = 0;
-    const add = (image: string | undefined): void => {
-      const state = node.imageStates.get(normalizedImageName(image ?? ''));
+    for (const image of pod.images) {
+      const state = node.imageStates.get(image);
       if (state) sum += Math.trunc(state.size * (state.nodes.size / totalNumNodes));
-    };
-    for (const c of spec.initContainers ?? []) add(c.image);
-    for (const c of spec.containers) add(c.image);
+    }
     return calculatePriority(sum, numContainers);
   }
 }
