@@ -6,7 +6,7 @@
 import type { NodeInfo } from './node-info';
 
 /** How many updates back changesSince() can answer. */
-const CHANGE_LOG_SIZE = 64;
+const CHANGE_LOG_SIZE = 1024;
 
 export class Snapshot {
   readonly nodeInfoMap = new Map<string, NodeInfo>();
@@ -18,11 +18,16 @@ export class Snapshot {
   /** The update at which the set or order of nodes last changed (everything derived is stale). */
   listChangedAt = 0;
   private readonly changeLog: (readonly string[])[] = [];
+  /** Each node's index in `list`, as of the last rebuild of the list. */
+  private positions = new Map<string, number>();
 
   /** Records an update: the nodes whose NodeInfo changed, and whether the node list was rebuilt. */
   recordUpdate(changed: readonly string[], listRebuilt: boolean): void {
     this.updates++;
-    if (listRebuilt) this.listChangedAt = this.updates;
+    if (listRebuilt) {
+      this.listChangedAt = this.updates;
+      this.positions = new Map(this.list.map((n, i) => [n.name, i]));
+    }
     this.changeLog[this.updates % CHANGE_LOG_SIZE] = changed;
   }
 
@@ -35,6 +40,11 @@ export class Snapshot {
     const out: string[] = [];
     for (let u = since + 1; u <= this.updates; u++) out.push(...this.changeLog[u % CHANGE_LOG_SIZE]!);
     return out;
+  }
+
+  /** The node's index in `list`; aggregates kept since the last list rebuild index their per-node data by it. */
+  position(name: string): number | undefined {
+    return this.positions.get(name);
   }
 
   get(name: string): NodeInfo | undefined {

@@ -12,15 +12,17 @@ import { countMatching, type SpreadConstraint } from './common';
 
 interface Entry {
   update: number;
-  /** Per node: its domain (undefined: not counted) and matching pods. */
-  readonly perNode: Map<string, { value: string | undefined; count: number }>;
+  /** Per node, by its position in the snapshot's list: its domain (undefined: not counted) and matching pods. */
+  readonly values: (string | undefined)[];
+  readonly counts: Int32Array;
   /** Matching pods per domain, for every domain a counted node is in. */
   readonly totals: Map<string, number>;
   /** Counted nodes per domain: a domain without nodes is gone. */
   readonly nodes: Map<string, number>;
 }
 
-const MAX_ENTRIES = 64;
+/** Workloads whose pods take turns in the queue, each kept at a domain and a count per node. */
+const MAX_ENTRIES = 512;
 
 export class DomainCounts {
   private readonly entries = new Map<string, Entry>();
@@ -34,13 +36,15 @@ export class DomainCounts {
     let entry = this.entries.get(key);
     const changed = entry ? snapshot.changesSince(entry.update) : undefined;
     if (!entry || !changed) {
-      entry = { update: snapshot.updates, perNode: new Map(), totals: new Map(), nodes: new Map() };
-      for (const node of snapshot.list) this.count(entry, node, c, namespace, counted);
+      entry = { update: snapshot.updates, values: new Array<string | undefined>(snapshot.list.length), counts: new Int32Array(snapshot.list.length), totals: new Map(), nodes: new Map() };
+      for (let i = 0; i < snapshot.list.length; i++) this.count(entry, i, snapshot.list[i]!, c, namespace, counted);
     } else {
+      // The list has not changed since the entry was made: a changed node not in it was never counted.
       for (const name of new Set(changed)) {
-        this.uncount(entry, name);
-        const node = snapshot.get(name);
-        if (node) this.count(entry, node, c, namespace, counted);
+        const i = snapshot.position(name);
+        if (i === undefined) continue;
+        this.uncount(entry, i);
+        this.count(entry, i, snapshot.list[i]!, c, namespace, counted);
       }
       entry.update = snapshot.updates;
     }
@@ -50,30 +54,31 @@ export class DomainCounts {
     return entry.totals;
   }
 
-  private count(e: Entry, node: NodeInfo, c: SpreadConstraint, namespace: string, counted: (node: NodeInfo) => boolean): void {
+  private count(e: Entry, i: number, node: NodeInfo, c: SpreadConstraint, namespace: string, counted: (node: NodeInfo) => boolean): void {
     if (!counted(node)) {
-      e.perNode.set(node.name, { value: undefined, count: 0 });
+      e.values[i] = undefined;
+      e.counts[i] = 0;
       return;
     }
     const value = node.labels[c.topologyKey] ?? '';
     const count = countMatching(node, c, namespace);
-    e.perNode.set(node.name, { value, count });
+    e.values[i] = value;
+    e.counts[i] = count;
     e.totals.set(value, (e.totals.get(value) ?? 0) + count);
     e.nodes.set(value, (e.nodes.get(value) ?? 0) + 1);
   }
 
-  private uncount(e: Entry, name: string): void {
-    const prev = e.perNode.get(name);
-    if (!prev) return;
-    e.perNode.delete(name);
-    if (prev.value === undefined) return;
-    const nodes = (e.nodes.get(prev.value) ?? 0) - 1;
+  private uncount(e: Entry, i: number): void {
+    const value = e.values[i];
+    if (value === undefined) return;
+    e.values[i] = undefined;
+    const nodes = (e.nodes.get(value) ?? 0) - 1;
     if (nodes <= 0) {
-      e.nodes.delete(prev.value);
-      e.totals.delete(prev.value);
+      e.nodes.delete(value);
+      e.totals.delete(value);
       return;
     }
-    e.nodes.set(prev.value, nodes);
-    e.totals.set(prev.value, (e.totals.get(prev.value) ?? 0) - prev.count);
+    e.nodes.set(value, nodes);
+    e.totals.set(value, (e.totals.get(value) ?? 0) - e.counts[i]!);
   }
 }
