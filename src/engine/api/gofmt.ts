@@ -4,8 +4,12 @@
  * error from kubesim read the same as one from kube-apiserver.
  */
 
+/** Printable ASCII other than '"' and '\\': quoted as it is (names, paths, most messages). */
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /** strconv.Quote: a double-quoted Go string literal with Go's escapes. */
 export function goQuote(s: string): string {
+  if (PLAIN_ASCII.test(s)) return `"${s}"`;
   let out = '"';
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
