@@ -26,7 +26,8 @@ Options:
       --kubeconfig <path> Where to write the kubeconfig (default ./kubesim.kubeconfig).
       --user <name>[:<group>,...]
                           Also issue a token for this user (repeatable); its context is kubesim-<name>.
-  -f, --filename <path>   Manifests to apply before serving (repeatable).
+  -f, --filename <path>   Manifests to apply before serving (repeatable); if any is refused,
+                          the errors are printed and kubesim exits 1 without serving.
 `;
 
 interface ServeArgs {
