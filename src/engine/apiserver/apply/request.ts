@@ -19,7 +19,7 @@ export function managerOrUserAgent(manager: string | undefined, userAgent: strin
   let bytes = 0;
   for (const ch of prefix) {
     if (!isGoPrint(ch)) continue;
-    const n = new TextEncoder().encode(ch).length;
+    const n = Buffer.byteLength(ch, 'utf8');
     if (bytes + n > FIELD_MANAGER_MAX_LENGTH) break;
     out += ch;
     bytes += n;
