@@ -91,27 +91,35 @@ export function keyBefore(a: string, b: string): boolean {
 function map(elem: Codec): Codec {
   return {
     encode(v) {
-      if (!isObject(v)) return v;
-      const keys = Object.keys(v);
-      let same = true;
-      for (let i = 0; i < keys.length && same; i++) {
-        const k = keys[i]!;
-        const value = v[k];
-        same = value !== undefined && (i === 0 || keyBefore(keys[i - 1]!, k)) && elem.encode(value) === value;
-      }
-      if (same) return v;
+      if (!isObject(v) || writtenAsIs(v, elem)) return v;
       const out: JsonObject = {};
-      for (const k of keys.sort()) {
+      for (const k of Object.keys(v).sort()) {
         const value = v[k];
         if (value !== undefined) out[k] = elem.encode(value);
       }
       return out;
     },
     zero: () => null,
-    empty: (v) => v === null || (isObject(v) && Object.keys(v).length === 0),
+    empty: (v) => v === null || (isObject(v) && !hasKeys(v)),
     zeroEmpty: true,
     isZero: (v) => v === null,
   };
+}
+
+/** Whether a map's keys are sorted and its values already encoded (read without copying its keys). */
+function writtenAsIs(v: JsonObject, elem: Codec): boolean {
+  let previous: string | undefined;
+  for (const k in v) {
+    const value = v[k];
+    if (value === undefined || (previous !== undefined && !keyBefore(previous, k)) || elem.encode(value) !== value) return false;
+    previous = k;
+  }
+  return true;
+}
+
+function hasKeys(v: JsonObject): boolean {
+  for (const _ in v) return true;
+  return false;
 }
 
 interface Field {
@@ -187,8 +195,6 @@ class StructCodec implements Codec {
   walk(given: JsonObject): JsonObject {
     const obj = this.fromInternal ? this.fromInternal(given) : given;
     const fields = this.fields;
-    const keys = Object.keys(obj);
-    let k = 0;
     let out: JsonObject | undefined;
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i]!;
@@ -198,10 +204,7 @@ class StructCodec implements Codec {
         if (ev !== undefined) out[f.name] = ev;
         continue;
       }
-      if (ev === undefined ? v === undefined : ev === v && keys[k] === f.name) {
-        if (ev !== undefined) k++;
-        continue;
-      }
+      if (ev === undefined ? v === undefined : ev === v) continue;
       // The first difference: the fields before it stay as they are.
       out = {};
       for (let j = 0; j < i; j++) {
@@ -213,15 +216,36 @@ class StructCodec implements Codec {
     }
     const names = this.names!;
     if (!out) {
-      let rest = k;
-      while (rest < keys.length && !names.has(keys[rest]!) && obj[keys[rest]!] !== undefined) rest++;
-      if (rest === keys.length) return obj;
+      if (this.inGoOrder(obj)) return obj;
       out = {};
       for (const f of fields) if (obj[f.name] !== undefined) out[f.name] = obj[f.name];
     }
     // Fields the table does not know stay (after the known ones): decoding already pruned unknown fields.
-    for (const key of keys) if (!names.has(key) && obj[key] !== undefined) out[key] = obj[key];
+    for (const key in obj) if (!names.has(key) && obj[key] !== undefined) out[key] = obj[key];
     return out;
+  }
+
+  /**
+   * Whether the keys of an object whose values are already as Go writes them come in Go's order:
+   * the known fields in the table's order, then the unknown ones, none undefined. (for-in rather
+   * than Object.keys: this runs for every struct of every write, and reads the keys without a copy.)
+   */
+  private inGoOrder(obj: JsonObject): boolean {
+    const fields = this.fields;
+    let next = 0;
+    let unknownSeen = false;
+    for (const key in obj) {
+      if (obj[key] === undefined) return false;
+      if (unknownSeen) {
+        if (this.names!.has(key)) return false;
+        continue;
+      }
+      while (next < fields.length && fields[next]!.name !== key) next++;
+      if (next < fields.length) next++;
+      else if (this.names!.has(key)) return false;
+      else unknownSeen = true;
+    }
+    return true;
   }
 }
 
