@@ -60,9 +60,15 @@ export function strMap(v: unknown): [string, string][] {
 export function entries(v: unknown): [string, JsonValue | undefined][] {
   const o = obj(v);
   if (!o) return [];
-  return Object.keys(o)
-    .sort()
-    .map((k) => [k, o[k]]);
+  const keys = Object.keys(o);
+  // Maps written by the decoder or stored are already sorted: no sort's scratch copy for them.
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) {
+      keys.sort();
+      break;
+    }
+  }
+  return keys.map((k) => [k, o[k]]);
 }
 
 /** Go's zero value: absent, null, "", 0, false, or an empty list, map or struct. */

@@ -59,10 +59,12 @@ export function validateResourceQuantityValue(resource: string, q: Quantity, fld
 export function quantities(list: unknown, fldPath: Path, errs: FieldError[]): [string, Quantity][] {
   const out: [string, Quantity][] = [];
   for (const [name, v] of entries(list)) {
-    const syntax = quantitySyntaxError(v, fldPath.key(name));
-    if (syntax) errs.push(syntax);
     const q = parseQuantity(v);
     if (q) out.push([name, q]);
+    else {
+      const syntax = quantitySyntaxError(v, fldPath.key(name));
+      if (syntax) errs.push(syntax);
+    }
   }
   return out;
 }
