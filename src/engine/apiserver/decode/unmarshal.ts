@@ -190,13 +190,16 @@ class Decoder {
   private slice(items: SourceNode[], t: CollectionTarget, existing: JsonValue | undefined): JsonValue[] {
     // Go decodes into the elements already there: a repeated list field merges by index.
     const before = Array.isArray(existing) ? existing : [];
-    return items.map((item, i) =>
-      this.indexed(i, () => {
-        const v = this.value(item, t.elem, before[i]);
-        if (v === KEEP) return before[i] ?? zeroValue(t.elem);
-        return v === undefined ? null : v;
-      }),
-    );
+    const out: JsonValue[] = [];
+    for (let i = 0; i < items.length; i++) {
+      // Without indexed's closure (every list item of every body comes here): a Fatal carries its
+      // path and ends the decoder, so the index needs no popping on the way out.
+      this.path.push(i);
+      const v = this.value(items[i]!, t.elem, before[i]);
+      this.path.pop();
+      out.push(v === KEEP ? (before[i] ?? zeroValue(t.elem)) : v === undefined ? null : v);
+    }
+    return out;
   }
 
   /** map[string]interface{} and []interface{}: kept as written, duplicates still reported. */
