@@ -115,5 +115,6 @@ function keyedItem(list: ListAtom, child: JsonValue): ItemKey {
     const keys = '[' + list.keys.map((k) => goQuote(k)).join(' ') + ']';
     return { ok: false, error: `associative list with keys has an element that omits all key fields ${keys} (and doesn't have default values for any key fields)` };
   }
-  return { ok: true, pe: keyElement(fields) };
+  // The list is this item's own: a single key field (the usual case) needs no sorted copy.
+  return { ok: true, pe: fields.length === 1 ? { kind: 'key', fields } : keyElement(fields) };
 }
