@@ -109,7 +109,12 @@ function jsonNumber(n: number): string {
   return String(n);
 }
 
+/** The characters jsonString escapes. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f<>&\u2028\u2029]/;
+
 function jsonString(s: string): string {
+  // Most strings (names, keys, images) need no escape: one concatenation, not one per character.
+  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
