@@ -59,27 +59,35 @@ export function sourceNodeOf(value: unknown, maxDepth: number, maxBytes: number)
     if (depth >= maxDepth) throw UNSUPPORTED;
     if (Array.isArray(v)) {
       if (Object.getPrototypeOf(v) !== Array.prototype || typeof (v as { toJSON?: unknown }).toJSON === 'function') throw UNSUPPORTED;
-      const items: SourceNode[] = [];
+      // Sized up front: a pushed-to array reserves room for more than most bodies' lists hold.
+      const items = new Array<SourceNode>(v.length);
       bytes += 2;
       for (let i = 0; i < v.length; i++) {
         const item: unknown = v[i];
         bytes += 1;
-        items.push(dropped(item) ? (bytes += 4, { kind: 'null', start: 0, end: 0 }) : convert(item, depth + 1));
+        items[i] = dropped(item) ? (bytes += 4, { kind: 'null', start: 0, end: 0 }) : convert(item, depth + 1);
       }
       return { kind: 'array', items, start: 0, end: 0 };
     }
     const proto: unknown = Object.getPrototypeOf(v);
     if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') throw UNSUPPORTED;
-    const entries: SourceEntry[] = [];
     bytes += 2;
     const obj = v as Record<string, unknown>;
-    for (const key of Object.keys(obj)) {
+    // The prototype is Object.prototype or null, so for-in reads exactly the own keys, without
+    // Object.keys' copy; the entries are counted first to size their array.
+    let count = 0;
+    for (const key in obj) if (!dropped(obj[key])) count++;
+    const entries = new Array<SourceEntry>(count);
+    let n = 0;
+    for (const key in obj) {
       const item = obj[key];
       if (dropped(item)) continue;
       bytes += 2;
       stringNode(key);
-      entries.push({ key, keySpan: NO_SPAN, value: convert(item, depth + 1) });
+      entries[n++] = { key, keySpan: NO_SPAN, value: convert(item, depth + 1) };
     }
+    // Getters that answer differently the second time: the text path reads the object once.
+    if (n !== count) throw UNSUPPORTED;
     return { kind: 'object', entries, start: 0, end: 0 };
   };
   try {
