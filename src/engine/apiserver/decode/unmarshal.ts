@@ -190,14 +190,14 @@ class Decoder {
   private slice(items: SourceNode[], t: CollectionTarget, existing: JsonValue | undefined): JsonValue[] {
     // Go decodes into the elements already there: a repeated list field merges by index.
     const before = Array.isArray(existing) ? existing : [];
-    const out: JsonValue[] = [];
+    const out = new Array<JsonValue>(items.length);
     for (let i = 0; i < items.length; i++) {
       // Without indexed's closure (every list item of every body comes here): a Fatal carries its
       // path and ends the decoder, so the index needs no popping on the way out.
       this.path.push(i);
       const v = this.value(items[i]!, t.elem, before[i]);
       this.path.pop();
-      out.push(v === KEEP ? (before[i] ?? zeroValue(t.elem)) : v === undefined ? null : v);
+      out[i] = v === KEEP ? (before[i] ?? zeroValue(t.elem)) : v === undefined ? null : v;
     }
     return out;
   }
