@@ -264,40 +264,54 @@ function contents(v: JsonValue, ref: TypeRef, ignored: FieldSet | undefined): Fi
 
 function mapContents(t: MapAtom, v: JsonValue, ignored: FieldSet | undefined): FieldSet {
   if (t.relationship === 'atomic' || !isObject(v)) return FieldSet.EMPTY;
-  const members: PathElement[] = [];
-  const children: Array<{ pe: PathElement; set: FieldSet }> = [];
+  // Arrays sized up front (most levels hold a few fields, and pushing reserves room for 16 more).
+  let count = 0;
+  for (const key in v) if (v[key] !== undefined) count++;
+  const members = new Array<PathElement>(count);
+  let children: Array<{ pe: PathElement; set: FieldSet }> | undefined;
+  let m = 0;
+  let c = 0;
   for (const key in v) {
     const child = v[key];
     if (child === undefined) continue;
     const pe = fieldElement(t, key);
     const below = ignoredBelow(ignored, pe);
     if (below === SKIP) continue;
-    members.push(pe);
+    members[m++] = pe;
     const set = contents(child, fieldType(t, key), below);
-    if (!set.empty()) children.push({ pe, set });
+    if (!set.empty()) (children ??= new Array(count))[c++] = { pe, set };
   }
-  return FieldSet.fromSorted(sortInPlace(members, compareElements), sortInPlace(children, byElement));
+  members.length = m;
+  if (children) children.length = c;
+  return FieldSet.fromSorted(sortInPlace(members, compareElements), children ? sortInPlace(children, byElement) : []);
 }
 
 function listContents(t: ListAtom, v: JsonValue, ignored: FieldSet | undefined): FieldSet {
   if (t.relationship === 'atomic' || !Array.isArray(v)) return FieldSet.EMPTY;
-  const items: Array<{ pe: PathElement; item: JsonValue; count: number }> = [];
+  const items = new Array<{ pe: PathElement; item: JsonValue; count: number }>(v.length);
+  let n = 0;
   for (const item of v) {
     const k = listItemKey(t, item);
     if (!k.ok) continue;
-    const same = items.find((x) => compareElements(x.pe, k.pe) === 0);
-    if (same) same.count++;
-    else items.push({ pe: k.pe, item, count: 1 });
+    let same = 0;
+    while (same < n && compareElements(items[same]!.pe, k.pe) !== 0) same++;
+    if (same < n) items[same]!.count++;
+    else items[n++] = { pe: k.pe, item, count: 1 };
   }
-  const members: PathElement[] = [];
-  const children: Array<{ pe: PathElement; set: FieldSet }> = [];
-  for (const { pe, item, count } of items) {
+  const members = new Array<PathElement>(n);
+  let children: Array<{ pe: PathElement; set: FieldSet }> | undefined;
+  let m = 0;
+  let c = 0;
+  for (let i = 0; i < n; i++) {
+    const { pe, item, count } = items[i]!;
     const below = ignoredBelow(ignored, pe);
     if (below === SKIP) continue;
-    members.push(pe);
+    members[m++] = pe;
     if (count > 1) continue;
     const set = contents(item, t.element, below);
-    if (!set.empty()) children.push({ pe, set });
+    if (!set.empty()) (children ??= new Array(n))[c++] = { pe, set };
   }
-  return FieldSet.fromSorted(sortInPlace(members, compareElements), sortInPlace(children, byElement));
+  members.length = m;
+  if (children) children.length = c;
+  return FieldSet.fromSorted(sortInPlace(members, compareElements), children ? sortInPlace(children, byElement) : []);
 }
