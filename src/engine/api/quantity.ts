@@ -306,8 +306,26 @@ function splitQuantity(str: string): QuantityParts | undefined {
   return { positive, num, denom, suffix: str.slice(suffixStart) };
 }
 
+/**
+ * Quantities parsed before, by their text: every pod repeats the same few ("100m", "128Mi"),
+ * and a Quantity never changes. Bounded: emptied when full.
+ */
+const parsedQuantities = new Map<string, Quantity>();
+const PARSED_QUANTITIES_MAX = 4096;
+
 /** ParseQuantity: the quantity, or the error kube-apiserver reports. */
 export function parseQuantity(str: string): Quantity | QuantityParseError {
+  const known = parsedQuantities.get(str);
+  if (known) return known;
+  const q = parseText(str);
+  if (q instanceof Quantity) {
+    if (parsedQuantities.size >= PARSED_QUANTITIES_MAX) parsedQuantities.clear();
+    parsedQuantities.set(str, q);
+  }
+  return q;
+}
+
+function parseText(str: string): Quantity | QuantityParseError {
   if (str.length === 0) return new QuantityParseError(errFormatWrong);
   if (str === '0') return Quantity.parsed(0n, 0, 'DecimalSI', '0', false);
   const parts = splitQuantity(str);
