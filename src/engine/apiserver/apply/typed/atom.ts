@@ -7,7 +7,7 @@ import type { JsonValue } from '../../../api/types';
 import { isObject } from '../../../api/types';
 import { goQuote } from '../../../api/gofmt';
 import type { PathElement } from '../fieldpath/element';
-import { keyElement, valueElement } from '../fieldpath/element';
+import { compareStrings, valueElement } from '../fieldpath/element';
 import type { Atom, ListAtom, MapAtom, Scalar, TypeRef } from '../schema';
 import { resolve } from '../schema';
 
@@ -115,6 +115,20 @@ function keyedItem(list: ListAtom, child: JsonValue): ItemKey {
     const keys = '[' + list.keys.map((k) => goQuote(k)).join(' ') + ']';
     return { ok: false, error: `associative list with keys has an element that omits all key fields ${keys} (and doesn't have default values for any key fields)` };
   }
-  // The list is this item's own: a single key field (the usual case) needs no sorted copy.
-  return { ok: true, pe: fields.length === 1 ? { kind: 'key', fields } : keyElement(fields) };
+  // The fields are this item's own: sorted in place, without keyElement's copy.
+  return { ok: true, pe: { kind: 'key', fields: sortByName(fields) } };
+}
+
+/** keyElement's order, by insertion (key lists are short). */
+function sortByName(fields: Array<[string, JsonValue]>): Array<[string, JsonValue]> {
+  for (let i = 1; i < fields.length; i++) {
+    const f = fields[i]!;
+    let j = i - 1;
+    while (j >= 0 && compareStrings(fields[j]![0], f[0]) > 0) {
+      fields[j + 1] = fields[j]!;
+      j--;
+    }
+    fields[j + 1] = f;
+  }
+  return fields;
 }
