@@ -29,6 +29,8 @@ const abs = (v: bigint): bigint => (v < 0n ? -v : v);
 const digitCount = (v: bigint): number => (v === 0n ? 0 : abs(v).toString().length);
 
 export class Quantity {
+  private written: string | undefined;
+
   private constructor(
     /** value = unscaled * 10^exponent */
     private readonly unscaled: bigint,
@@ -162,10 +164,15 @@ export class Quantity {
   /** The canonical form kube-apiserver serializes. */
   toString(): string {
     if (this.cached) return this.cached;
+    // Written once: parsed quantities are shared (see parseQuantity) and serialized on every write.
+    return (this.written ??= this.canonicalText());
+  }
+
+  private canonicalText(): string {
     if (this.unscaled === 0n) return '0';
     let format = this.format;
     if (format === 'BinarySI') {
-      if (this.cmp(Quantity.fromInt(-1024)) > 0 && this.cmp(Quantity.fromInt(1024)) < 0) format = 'DecimalSI';
+      if (this.cmp(MINUS_1024) > 0 && this.cmp(PLUS_1024) < 0) format = 'DecimalSI';
       else if (this.exponent < 0 && this.unscaled % pow10(-this.exponent) !== 0n) format = 'DecimalSI';
       else return binaryString(this.exponent >= 0 ? this.unscaled * pow10(this.exponent) : this.unscaled / pow10(-this.exponent));
     }
@@ -187,6 +194,9 @@ export class Quantity {
     return this.toString();
   }
 }
+
+const MINUS_1024 = Quantity.fromInt(-1024);
+const PLUS_1024 = Quantity.fromInt(1024);
 
 /**
  * inf.Dec's ScaledValue (called only when inexact) adds one to the quotient. Its fast path truncates (so -9.01
