@@ -149,8 +149,15 @@ export function serializeElement(e: PathElement): string {
   switch (e.kind) {
     case 'field':
       return 'f:' + e.name;
-    case 'key':
-      return 'k:{' + e.fields.map(([k, v]) => `${goJson(k)}:${goJson(v)}`).join(',') + '}';
+    case 'key': {
+      // Written for every list item of every managedFields entry: no array of parts to join.
+      let key = 'k:{';
+      for (let i = 0; i < e.fields.length; i++) {
+        const [name, value] = e.fields[i]!;
+        key += (i === 0 ? '' : ',') + goJson(name) + ':' + goJson(value);
+      }
+      return key + '}';
+    }
     case 'value':
       return 'v:' + goJson(e.value);
     case 'index':
