@@ -24,9 +24,17 @@ const nanoExponent = -9;
 /** Beyond this many digits of exponent gap, arithmetic keeps only the dominant operand. */
 const maxAlignment = 100000;
 
-const pow10 = (n: number): bigint => 10n ** BigInt(n);
+/** The powers of ten quantities meet every day, made once (a BigInt never changes). */
+const POWERS_OF_TEN = Array.from({ length: 64 }, (_, n) => 10n ** BigInt(n));
+const pow10 = (n: number): bigint => POWERS_OF_TEN[n] ?? 10n ** BigInt(n);
 const abs = (v: bigint): bigint => (v < 0n ? -v : v);
-const digitCount = (v: bigint): number => (v === 0n ? 0 : abs(v).toString().length);
+/** The decimal digits of v, without writing it out when it is below 10^63. */
+function digitCount(v: bigint): number {
+  if (v === 0n) return 0;
+  const a = abs(v);
+  for (let n = 1; n < POWERS_OF_TEN.length; n++) if (a < POWERS_OF_TEN[n]!) return n;
+  return a.toString().length;
+}
 
 export class Quantity {
   private written: string | undefined;
