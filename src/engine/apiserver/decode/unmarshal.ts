@@ -150,7 +150,6 @@ class Decoder {
   private struct(node: ObjectNode, t: StructTarget, existing: JsonValue | undefined): JsonObject {
     const out: JsonObject = isObject(existing) ? { ...existing } : {};
     const seen = KeySeen.for(node);
-    const stackDepth = this.fieldStack.length;
     const outerStruct = this.structName;
     for (let i = 0; i < node.entries.length; i++) {
       const entry = node.entries[i]!;
@@ -165,7 +164,7 @@ class Decoder {
         this.structName = t.name;
         const child = targetFor(t.schema.properties?.[entry.key], goType);
         assign(out, entry.key, this.value(entry.value, child, out[entry.key]));
-        this.fieldStack.length = stackDepth;
+        this.fieldStack.pop();
         this.structName = outerStruct;
       }
       this.path.pop();

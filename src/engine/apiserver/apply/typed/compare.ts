@@ -281,8 +281,9 @@ function mapContents(t: MapAtom, v: JsonValue, ignored: FieldSet | undefined): F
     const set = contents(child, fieldType(t, key), below);
     if (!set.empty()) (children ??= new Array(count))[c++] = { pe, set };
   }
-  members.length = m;
-  if (children) children.length = c;
+  // Shortened only when needed: setting an array's length is a slow path.
+  if (m !== members.length) members.length = m;
+  if (children && c !== children.length) children = children.slice(0, c);
   return FieldSet.fromSorted(sortInPlace(members, compareElements), children ? sortInPlace(children, byElement) : []);
 }
 
@@ -311,7 +312,8 @@ function listContents(t: ListAtom, v: JsonValue, ignored: FieldSet | undefined):
     const set = contents(item, t.element, below);
     if (!set.empty()) (children ??= new Array(n))[c++] = { pe, set };
   }
-  members.length = m;
-  if (children) children.length = c;
+  // Shortened only when needed: setting an array's length is a slow path.
+  if (m !== members.length) members.length = m;
+  if (children && c !== children.length) children = children.slice(0, c);
   return FieldSet.fromSorted(sortInPlace(members, compareElements), children ? sortInPlace(children, byElement) : []);
 }
