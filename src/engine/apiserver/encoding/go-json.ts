@@ -151,9 +151,18 @@ const FROM_INTERNAL: Readonly<Record<string, (obj: JsonObject) => JsonObject>> =
   'io.k8s.api.core.v1.PodSpec': (spec) => (spec.serviceAccount === spec.serviceAccountName ? spec : { ...spec, serviceAccount: spec.serviceAccountName }),
 };
 
+/** A struct type's fields, compiled once. */
+interface Layout {
+  readonly fields: readonly Field[];
+  /** Each field's position in Go's order, by name. */
+  readonly positions: ReadonlyMap<string, number>;
+  /** Whether Go writes the field when the object lacks it (its zero value is not left out). */
+  readonly writtenWhenAbsent: readonly boolean[];
+  readonly writtenWhenAbsentCount: number;
+}
+
 class StructCodec implements Codec {
-  private compiled: Field[] | undefined;
-  private names: Set<string> | undefined;
+  private compiled: Layout | undefined;
   readonly zeroEmpty = false;
 
   private readonly fromInternal: ((obj: JsonObject) => JsonObject) | undefined;
@@ -162,15 +171,21 @@ class StructCodec implements Codec {
     this.fromInternal = FROM_INTERNAL[definition];
   }
 
-  private get fields(): Field[] {
+  private get layout(): Layout {
     if (!this.compiled) {
-      this.compiled = structFields(this.definition).map(([name, flags, code]) => ({
+      const fields = structFields(this.definition).map(([name, flags, code]) => ({
         name,
         codec: codecFor(code),
         omitEmpty: (flags & OMITEMPTY) !== 0,
         omitZero: (flags & OMITZERO) !== 0,
       }));
-      this.names = new Set(this.compiled.map((f) => f.name));
+      const writtenWhenAbsent = fields.map((f) => absent(f) !== undefined);
+      this.compiled = {
+        fields,
+        positions: new Map(fields.map((f, i) => [f.name, i])),
+        writtenWhenAbsent,
+        writtenWhenAbsentCount: writtenWhenAbsent.filter((w) => w).length,
+      };
     }
     return this.compiled;
   }
@@ -194,58 +209,69 @@ class StructCodec implements Codec {
 
   walk(given: JsonObject): JsonObject {
     const obj = this.fromInternal ? this.fromInternal(given) : given;
-    const fields = this.fields;
-    let out: JsonObject | undefined;
-    for (let i = 0; i < fields.length; i++) {
-      const f = fields[i]!;
-      const v = obj[f.name];
-      const ev = v === undefined ? absent(f) : present(f, v);
-      if (out) {
-        if (ev !== undefined) out[f.name] = ev;
-        continue;
-      }
-      if (ev === undefined ? v === undefined : ev === v) continue;
-      // The first difference: the fields before it stay as they are.
-      out = {};
-      for (let j = 0; j < i; j++) {
-        const name = fields[j]!.name;
-        const before = obj[name];
-        if (before !== undefined) out[name] = before;
-      }
-      if (ev !== undefined) out[f.name] = ev;
-    }
-    const names = this.names!;
-    if (!out) {
-      if (this.inGoOrder(obj)) return obj;
-      out = {};
-      for (const f of fields) if (obj[f.name] !== undefined) out[f.name] = obj[f.name];
-    }
-    // Fields the table does not know stay (after the known ones): decoding already pruned unknown fields.
-    for (const key in obj) if (!names.has(key) && obj[key] !== undefined) out[key] = obj[key];
-    return out;
+    // An object that went through encoding once has Go's keys already: only its values are
+    // looked at, not every field of the Go type (most of which an object leaves out).
+    return this.hasGoKeys(obj) ? this.encodeValues(obj) : this.rebuild(obj);
   }
 
   /**
-   * Whether the keys of an object whose values are already as Go writes them come in Go's order:
-   * the known fields in the table's order, then the unknown ones, none undefined. (for-in rather
-   * than Object.keys: this runs for every struct of every write, and reads the keys without a copy.)
+   * Whether the object has the keys Go writes, in Go's order: known fields in the table's order,
+   * then the unknown ones, none undefined, and every field Go writes even when absent.
    */
-  private inGoOrder(obj: JsonObject): boolean {
-    const fields = this.fields;
+  private hasGoKeys(obj: JsonObject): boolean {
+    const { positions, writtenWhenAbsent, writtenWhenAbsentCount } = this.layout;
     let next = 0;
+    let written = 0;
     let unknownSeen = false;
     for (const key in obj) {
       if (obj[key] === undefined) return false;
-      if (unknownSeen) {
-        if (this.names!.has(key)) return false;
+      const at = positions.get(key);
+      if (at === undefined) {
+        unknownSeen = true;
         continue;
       }
-      while (next < fields.length && fields[next]!.name !== key) next++;
-      if (next < fields.length) next++;
-      else if (this.names!.has(key)) return false;
-      else unknownSeen = true;
+      if (unknownSeen || at < next) return false;
+      next = at + 1;
+      if (writtenWhenAbsent[at]) written++;
     }
-    return true;
+    return written === writtenWhenAbsentCount;
+  }
+
+  /** An object with Go's keys, its values encoded: the same object when none changes. */
+  private encodeValues(obj: JsonObject): JsonObject {
+    const { fields, positions } = this.layout;
+    let out: JsonObject | undefined;
+    for (const key in obj) {
+      const v = obj[key]!;
+      const at = positions.get(key);
+      const ev = at === undefined ? v : present(fields[at]!, v);
+      if (out) {
+        if (ev !== undefined) out[key] = ev;
+        continue;
+      }
+      if (ev === v) continue;
+      // The first difference: the keys before it stay as they are.
+      out = {};
+      for (const before in obj) {
+        if (before === key) break;
+        out[before] = obj[before]!;
+      }
+      if (ev !== undefined) out[key] = ev;
+    }
+    return out ?? obj;
+  }
+
+  /** Go's fields in Go's order, absent ones as Go writes them; fields the table does not know stay, after them (decoding already pruned unknown fields). */
+  private rebuild(obj: JsonObject): JsonObject {
+    const { fields, positions } = this.layout;
+    const out: JsonObject = {};
+    for (const f of fields) {
+      const v = obj[f.name];
+      const ev = v === undefined ? absent(f) : present(f, v);
+      if (ev !== undefined) out[f.name] = ev;
+    }
+    for (const key in obj) if (!positions.has(key) && obj[key] !== undefined) out[key] = obj[key];
+    return out;
   }
 }
 
