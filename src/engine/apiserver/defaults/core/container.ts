@@ -9,6 +9,8 @@ import { defaultPullPolicy } from './image-pull-policy';
 import { defaultLifecycle, defaultProbe } from './probe';
 import { defaultResourceRequirements } from './resource-list';
 
+const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'];
+
 export function defaultContainer(container: JsonObject): void {
   if (isEmptyString(container.imagePullPolicy)) {
     const image = container.image;
@@ -26,7 +28,7 @@ export function defaultContainer(container: JsonObject): void {
     if (fileKeyRef) defaultNil(fileKeyRef, 'optional', false);
   }
   defaultResourceRequirements(container, 'resources');
-  for (const key of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+  for (const key of PROBES) {
     const probe = objectAt(container, key);
     if (probe) defaultProbe(probe);
   }

@@ -33,8 +33,9 @@ export function roundUpToMilli(q: Quantity): string {
 export function defaultResourceList(parent: JsonObject, key: string): void {
   const list = objectAt(parent, key);
   if (!list) return;
-  for (const [name, value] of Object.entries(list)) {
-    const q = quantityOf(value);
+  // for-in reads the keys without a copy; only existing keys are written.
+  for (const name in list) {
+    const q = quantityOf(list[name]);
     if (q) list[name] = roundUpToMilli(q);
   }
 }
