@@ -40,7 +40,7 @@ function toInternal(spec: Obj): InternalSpec {
   const first = versions[0]!;
   const validation = lift('schema') ? obj(first['schema']) : undefined;
   const subresources = lift('subresources') ? obj(first['subresources']) : undefined;
-  const columns = lift('additionalPrinterColumns') && Array.isArray(first['additionalPrinterColumns']) ? objs(first['additionalPrinterColumns']) : undefined;
+  const columns = lift('additionalPrinterColumns') && Array.isArray(first['additionalPrinterColumns']) ? [...objs(first['additionalPrinterColumns'])] : undefined;
   const liftedFields = [lift('schema') && 'schema', lift('subresources') && 'subresources', lift('additionalPrinterColumns') && 'additionalPrinterColumns'];
   for (const v of versions) for (const f of liftedFields) if (f) delete v[f];
   return { versions, validation, subresources, columns };
@@ -268,7 +268,7 @@ function validateSpec(spec: Obj, requireRecognizedConversion: boolean, fldPath: 
   return errs;
 }
 
-function validateStoredVersions(stored: string[], versions: Obj[], fldPath: Path): ErrorList {
+function validateStoredVersions(stored: string[], versions: readonly Obj[], fldPath: Path): ErrorList {
   if (stored.length === 0) return [invalid(fldPath, stored, 'must have at least one stored version')];
   const errs: ErrorList = [];
   const remaining = new Map(stored.map((v, i) => [v, i]));

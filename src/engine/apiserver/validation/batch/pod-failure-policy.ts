@@ -41,7 +41,7 @@ function validateOnExitCodes(req: Obj, containerNames: Set<string>, fldPath: Pat
   return errs;
 }
 
-function validateOnPodConditions(patterns: Obj[], fldPath: Path): ErrorList {
+function validateOnPodConditions(patterns: readonly Obj[], fldPath: Path): ErrorList {
   const errs: ErrorList = [];
   if (patterns.length > maxOnPodConditionsPatterns) errs.push(tooMany(fldPath, patterns.length, maxOnPodConditionsPatterns));
   patterns.forEach((p, j) => {

@@ -67,7 +67,7 @@ export function validateNodeSelector(selector: Obj, allowInvalidLabelValue: bool
   return errs;
 }
 
-function validatePreferredSchedulingTerms(terms: Obj[], fldPath: Path): ErrorList {
+function validatePreferredSchedulingTerms(terms: readonly Obj[], fldPath: Path): ErrorList {
   const errs: ErrorList = [];
   terms.forEach((term, i) => {
     const weight = int(term['weight']);

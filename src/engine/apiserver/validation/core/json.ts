@@ -15,9 +15,14 @@ export function arr(v: unknown): JsonValue[] {
   return Array.isArray(v) ? v : [];
 }
 
-/** List elements as objects; a non-object element reads as an empty struct. */
-export function objs(v: unknown): JsonObject[] {
-  return arr(v).map((e) => obj(e) ?? {});
+/**
+ * List elements as objects; a non-object element reads as an empty struct. A list of objects
+ * (nearly every one) is answered as itself, hence read-only.
+ */
+export function objs(v: unknown): readonly JsonObject[] {
+  if (!Array.isArray(v)) return [];
+  for (const e of v) if (!isObject(e)) return v.map((x) => obj(x) ?? {});
+  return v as JsonObject[];
 }
 
 export function str(v: unknown): string {

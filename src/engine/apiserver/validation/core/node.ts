@@ -19,7 +19,7 @@ const preferAvoidPodsAnnotation = 'scheduler.alpha.kubernetes.io/preferAvoidPods
 const specOf = (n: KubeObject): Obj => obj(n['spec']) ?? {};
 const statusOf = (n: KubeObject): Obj => obj(n['status']) ?? {};
 
-function validateNodeTaints(taints: Obj[], fldPath: Path): ErrorList {
+function validateNodeTaints(taints: readonly Obj[], fldPath: Path): ErrorList {
   const errs: ErrorList = [];
   const unique = new Map<string, Set<string>>();
   taints.forEach((t, i) => {

@@ -75,7 +75,7 @@ const updatablePodSpecFields = [
   '`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
 ];
 
-function validateContainerUpdates(newList: Obj[], oldList: Obj[], fldPath: Path): { errs: ErrorList; stop: boolean } {
+function validateContainerUpdates(newList: readonly Obj[], oldList: readonly Obj[], fldPath: Path): { errs: ErrorList; stop: boolean } {
   if (newList.length !== oldList.length) return { errs: [forbidden(fldPath, 'pod updates may not add or remove containers')], stop: true };
   const errs: ErrorList = [];
   newList.forEach((c, i) => {
@@ -260,7 +260,7 @@ function validateContainerStateTransition(newStatuses: unknown, oldStatuses: unk
 }
 
 /** Two IPs at most, one per family, no repeats (status.podIPs and status.hostIPs). */
-function validateIPList(list: Obj[], fldPath: Path, duplicateFirst: boolean): ErrorList {
+function validateIPList(list: readonly Obj[], fldPath: Path, duplicateFirst: boolean): ErrorList {
   const errs: ErrorList = [];
   const ips = list.map((e) => str(e['ip']));
   const dupErrs: ErrorList = [];

@@ -44,7 +44,7 @@ export function validatePortNumOrName(port: unknown, fldPath: Path): ErrorList {
 }
 
 /** Host ports may not collide across the given containers (keyed by protocol, host IP and port). */
-export function accumulateUniqueHostPorts(containers: Obj[], seen: Set<string>, fldPath: Path): ErrorList {
+export function accumulateUniqueHostPorts(containers: readonly Obj[], seen: Set<string>, fldPath: Path): ErrorList {
   const errs: ErrorList = [];
   containers.forEach((ctr, ci) => {
     objs(ctr['ports']).forEach((port, pi) => {

@@ -99,7 +99,7 @@ function validateRuleValue(rule: Record<string, unknown>, fldPath: Path): ErrorL
   return errs;
 }
 
-function validateRules(rules: Record<string, unknown>[], fldPath: Path, opts: Options): ErrorList {
+function validateRules(rules: readonly Record<string, unknown>[], fldPath: Path, opts: Options): ErrorList {
   const errs: ErrorList = [];
   rules.forEach((rule, i) => {
     const host = str(rule['host']);
@@ -121,7 +121,7 @@ function validateRules(rules: Record<string, unknown>[], fldPath: Path, opts: Op
 
 const tlsSecretNameErrors = (name: string): string[] => (name === '' ? [] : nameIsDNSSubdomain(name, false));
 
-function validateTLS(tls: Record<string, unknown>[], fldPath: Path, opts: Options): ErrorList {
+function validateTLS(tls: readonly Record<string, unknown>[], fldPath: Path, opts: Options): ErrorList {
   const errs: ErrorList = [];
   tls.forEach((t, i) => {
     (Array.isArray(t['hosts']) ? t['hosts'] : []).forEach((h, j) => {
