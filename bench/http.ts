@@ -13,6 +13,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { createCluster } from '../src/engine/cluster';
 import { ADMIN_USER } from '../src/engine/apiserver/authn/user';
 import { Pacer } from '../src/engine/pacer';
+import { realWallClock } from '../src/host/wall-clock';
 import { startApiEndpoint } from '../src/http';
 import { Reporter, nowMs, percentile, type BenchSuite } from './report';
 
@@ -222,13 +223,7 @@ const suite: BenchSuite = async (args) => {
 
   const cluster = await createCluster({ seed: 'bench-http', bare: true });
   const endpoint = await startApiEndpoint({ api: cluster.server, clock: cluster.clock });
-  const pacer = new Pacer(cluster.clock, {
-    now: () => performance.now(),
-    after: (ms, fn) => {
-      const t = setTimeout(fn, ms);
-      return () => clearTimeout(t);
-    },
-  });
+  const pacer = new Pacer(cluster.clock, realWallClock);
   pacer.resume();
   const target: Target = { url: endpoint.url, ca: endpoint.ca, token: cluster.server.tokens.issue(ADMIN_USER) };
   const admin = new Agent({ keepAlive: true, ca: endpoint.ca });

@@ -9,7 +9,8 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createCluster, type Cluster } from '../engine/cluster';
 import { ADMIN_USER, ALL_AUTHENTICATED, type UserInfo } from '../engine/apiserver/authn/user';
-import { Pacer, type WallClock } from '../engine/pacer';
+import { Pacer } from '../engine/pacer';
+import { realWallClock } from '../host/wall-clock';
 import { kubeconfigText, startApiEndpoint, KUBERNETES_VERSION, type ApiEndpoint } from '../http';
 import { applyManifestText } from '../engine/manifests/apply';
 import { manifestFiles } from './files';
@@ -92,14 +93,6 @@ function parseArgs(argv: string[]): ServeArgs | string {
   return args;
 }
 
-const wallClock: WallClock = {
-  now: () => performance.now(),
-  after: (ms, fn) => {
-    const t = setTimeout(fn, ms);
-    return () => clearTimeout(t);
-  },
-};
-
 /** Resolves on the first SIGINT or SIGTERM. */
 function interrupted(): Promise<string> {
   return new Promise((resolveSignal) => {
@@ -168,7 +161,7 @@ export async function runServe(argv: string[]): Promise<number> {
 
   // Catch up with the wall clock for the time the start-up took, then follow it.
   await cluster.advance(Math.max(0, Date.now() - cluster.clock.now()));
-  const pacer = new Pacer(cluster.clock, wallClock, (err) => process.stderr.write(`kubesim: the simulation stopped: ${err instanceof Error ? err.message : String(err)}\n`));
+  const pacer = new Pacer(cluster.clock, realWallClock, (err) => process.stderr.write(`kubesim: the simulation stopped: ${err instanceof Error ? err.message : String(err)}\n`));
   pacer.setSpeed(1);
   pacer.resume();
   process.stdout.write(`kubesim: serving the Kubernetes ${KUBERNETES_VERSION} API at ${endpoint.url} (port ${endpoint.port}, ${cluster.nodes().length} nodes, seed ${JSON.stringify(args.seed)})\n`);

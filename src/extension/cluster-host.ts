@@ -6,7 +6,6 @@
  * feed (mirror-feed.ts) watch it as an API client; user intent (apply, delete, node and workload
  * operations) goes out as API requests with the current user's identity, so RBAC answers.
  */
-import type { ClockHost } from '../engine/clock';
 import { createCluster, type Cluster } from '../engine/cluster';
 import type { KubeObject } from '../engine/api/types';
 import { formatKubectlError } from '../engine/api/kubectl-format';
@@ -20,6 +19,8 @@ import { rolloutRestart, rolloutUndo, scale, type DeploymentRef, type ScalableRe
 import { applyDocument, type ApplyResult } from '../engine/manifests/apply';
 import { parseManifest } from '../engine/apiserver/decode';
 import { Pacer, type WallClock } from '../engine/pacer';
+import { DEFAULT_SLICE_MS, slicingClockHost } from '../host/clock-host';
+import { realWallClock } from '../host/wall-clock';
 import type { Taint } from '../engine/kubelet/api';
 import type { TraceBuffer } from '../engine/trace/buffer';
 import type { MirrorSyncParams } from '../protocol/language-server';
@@ -34,35 +35,9 @@ import type { FieldValidation, KubeSimSettings } from './settings';
 import { CLUSTER_SNAPSHOT_FORMAT, type ClusterSnapshot } from './snapshot';
 import type { ClusterSummary } from './status-text';
 
-/** The longest stretch the engine runs before the extension host gets a turn. */
-const SLICE_MS = 20;
-
 const EDITOR_AGENT = componentUserAgent('kubesim-vscode');
 const ROLEBINDINGS = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings' };
 const CLUSTERROLEBINDINGS = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings' };
-
-const realWallClock: WallClock = {
-  now: () => performance.now(),
-  after: (ms, fn) => {
-    const t = setTimeout(fn, ms);
-    return () => clearTimeout(t);
-  },
-};
-
-/** Yields to the host's event loop once a slice of work has run `sliceMs` of wall time. */
-function slicingClockHost(sliceMs: number, now: () => number = () => performance.now()): ClockHost {
-  let sliceStart = now();
-  return {
-    yieldToHost: () =>
-      new Promise<void>((resolve) =>
-        setImmediate(() => {
-          sliceStart = now();
-          resolve();
-        }),
-      ),
-    shouldYield: () => now() - sliceStart >= sliceMs,
-  };
-}
 
 export interface ClusterHostOptions {
   settings: KubeSimSettings;
@@ -106,14 +81,14 @@ function nodeReady(node: KubeObject): boolean {
 
 /**
  * Runs `step` over the items, giving the host's event loop a turn whenever a slice has run
- * SLICE_MS (a manifest of a thousand documents must not freeze the editor).
+ * DEFAULT_SLICE_MS (a manifest of a thousand documents must not freeze the editor).
  */
 async function sliced<T, R>(items: readonly T[], step: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
   let start = performance.now();
   for (const item of items) {
     out.push(await step(item));
-    if (performance.now() - start >= SLICE_MS) {
+    if (performance.now() - start >= DEFAULT_SLICE_MS) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       start = performance.now();
     }
@@ -161,7 +136,7 @@ export class ClusterHost {
       seed: restore?.seed ?? settings.seed,
       startTime: restore?.time,
       traceCapacity: settings.traceBufferSize,
-      clockHost: slicingClockHost(SLICE_MS),
+      clockHost: slicingClockHost(DEFAULT_SLICE_MS),
       nodes: {
         count: settings.nodes.count,
         cpu: settings.nodes.cpu,

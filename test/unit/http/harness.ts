@@ -3,6 +3,7 @@ import { request } from 'node:https';
 import { createCluster, type Cluster } from '../../../src/engine/cluster';
 import { ADMIN_USER } from '../../../src/engine/apiserver/authn/user';
 import { Pacer } from '../../../src/engine/pacer';
+import { realWallClock } from '../../../src/host/wall-clock';
 import { startApiEndpoint, type ApiEndpoint } from '../../../src/http';
 
 export interface Response {
@@ -25,13 +26,7 @@ export async function serve(): Promise<Served> {
   const cluster = await createCluster({ seed: 'http-test', bare: true });
   const endpoint = await startApiEndpoint({ api: cluster.server, clock: cluster.clock });
   const token = cluster.server.tokens.issue(ADMIN_USER);
-  const pacer = new Pacer(cluster.clock, {
-    now: () => performance.now(),
-    after: (ms, fn) => {
-      const t = setTimeout(fn, ms);
-      return () => clearTimeout(t);
-    },
-  });
+  const pacer = new Pacer(cluster.clock, realWallClock);
   pacer.resume();
   const send: Served['send'] = (method, path, options = {}) =>
     new Promise((resolve, reject) => {
