@@ -4,13 +4,13 @@
  * "InstanceDeletionPending") and answers with it; the CRD controller deletes the instances and
  * removes the finalizer, and the CRD goes. A DELETE after the first is the generic one.
  */
-import { conflictError, notFoundError } from '../../api/status';
+import { notFoundError } from '../../api/status';
 import type { JsonObject, KubeObject } from '../../api/types';
 import type { RequestContext, Target } from '../context';
 import { withCondition } from '../customresources/conditions';
 import { CLEANUP_FINALIZER } from '../customresources/controller';
 import { admissionAttributes, mutate, validate } from './admit';
-import { deleteObject, type DeleteOptions, type DeleteOutcome } from './delete';
+import { checkTwoPhasePreconditions, deleteObject, type DeleteOptions, type DeleteOutcome } from './delete';
 
 const CRDS = { group: 'apiextensions.k8s.io', name: 'customresourcedefinitions' };
 
@@ -27,14 +27,8 @@ export async function deleteCustomResourceDefinition(ctx: RequestContext, t: Tar
     const current = await t.storage.get(key);
     if (!current) throw notFoundError(CRDS, t.name);
     const crd = current.object;
-    const p = options.preconditions;
-    if (p?.uid !== undefined && p.uid !== crd.metadata.uid) {
-      throw conflictError(CRDS, t.name, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${crd.metadata.uid ?? ''}`);
-    }
-    if (p?.resourceVersion !== undefined && p.resourceVersion !== crd.metadata.resourceVersion) {
-      throw conflictError(CRDS, t.name, `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${crd.metadata.resourceVersion ?? ''}`);
-    }
-    if (crd.metadata.deletionTimestamp) return deleteObject(ctx, t, { ...options, preconditions: { uid: crd.metadata.uid, ...p } });
+    checkTwoPhasePreconditions(CRDS, crd, options);
+    if (crd.metadata.deletionTimestamp) return deleteObject(ctx, t, { ...options, preconditions: { uid: crd.metadata.uid, ...options.preconditions } });
     const a = admissionAttributes(ctx, t, 'DELETE', undefined, crd);
     await mutate(ctx, a);
     await validate(ctx, a);

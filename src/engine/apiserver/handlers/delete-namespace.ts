@@ -4,11 +4,11 @@
  * policy); the namespace controller empties it and clears spec.finalizers through the finalize
  * subresource; a DELETE after that removes it.
  */
-import { conflictError, notFoundError } from '../../api/status';
+import { notFoundError } from '../../api/status';
 import { isObject, type KubeObject } from '../../api/types';
 import type { RequestContext, Target } from '../context';
 import { admissionAttributes, mutate, validate } from './admit';
-import { deleteObject, finalizeDelete, FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type DeleteOptions, type DeleteOutcome } from './delete';
+import { checkTwoPhasePreconditions, deleteObject, finalizeDelete, FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type DeleteOptions, type DeleteOutcome } from './delete';
 
 const NAMESPACES = { group: '', name: 'namespaces' };
 
@@ -25,17 +25,7 @@ export async function deleteNamespace(ctx: RequestContext, t: Target, options: D
     const current = await t.storage.get(key);
     if (!current) throw notFoundError(NAMESPACES, t.name);
     const ns = current.object;
-    const p = options.preconditions;
-    if (p?.uid !== undefined && p.uid !== ns.metadata.uid) {
-      throw conflictError(NAMESPACES, t.name, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${ns.metadata.uid ?? ''}`);
-    }
-    if (p?.resourceVersion !== undefined && p.resourceVersion !== ns.metadata.resourceVersion) {
-      throw conflictError(
-        NAMESPACES,
-        t.name,
-        `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${ns.metadata.resourceVersion ?? ''}`,
-      );
-    }
+    checkTwoPhasePreconditions(NAMESPACES, ns, options);
     const a = admissionAttributes(ctx, t, 'DELETE', undefined, ns);
     await mutate(ctx, a);
     await validate(ctx, a);

@@ -58,6 +58,21 @@ export function deleteOptions(ctx: RequestContext): DeleteOptions {
   return options;
 }
 
+/**
+ * The precondition check of the registries that delete in two phases (namespaces, custom resource
+ * definitions): their own texts, checked before the object is marked for deletion.
+ */
+export function checkTwoPhasePreconditions(kind: { group: string; name: string }, obj: KubeObject, options: DeleteOptions): void {
+  const p = options.preconditions;
+  const name = obj.metadata.name ?? '';
+  if (p?.uid !== undefined && p.uid !== obj.metadata.uid) {
+    throw conflictError(kind, name, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
+  }
+  if (p?.resourceVersion !== undefined && p.resourceVersion !== obj.metadata.resourceVersion) {
+    throw conflictError(kind, name, `Precondition failed: ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`);
+  }
+}
+
 /** rest.BeforeDelete's precondition check, against the object as stored now. */
 export function checkPreconditions(t: Target, obj: KubeObject, options: DeleteOptions): void {
   const p = options.preconditions;
