@@ -90,6 +90,17 @@ describe('apiserver deletion', () => {
     assert.deepEqual(await h.store.status(), before);
   });
 
+  it('namespace delete preconditions use the namespace registry\'s own texts', async () => {
+    const created = await h.create(namespace('pre'));
+    const uid = await h.req({ verb: 'delete', resource: 'namespaces', name: 'pre', options: { preconditions: { uid: 'x' } } });
+    assert.equal(uid.code, 409);
+    assert.equal(uid.body.message, `Operation cannot be fulfilled on namespaces "pre": Precondition failed: UID in precondition: x, UID in object meta: ${String(meta(created).uid)}`);
+    const rv = await h.req({ verb: 'delete', resource: 'namespaces', name: 'pre', options: { preconditions: { resourceVersion: '1' } } });
+    assert.equal(rv.code, 409);
+    assert.equal(rv.body.message, `Operation cannot be fulfilled on namespaces "pre": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: ${String(meta(created).resourceVersion)}`);
+    assert.equal((await h.req({ verb: 'get', resource: 'namespaces', name: 'pre' })).body.status?.phase, 'Active');
+  });
+
   it('namespaces terminate first and go once spec.finalizers is empty; system namespaces stay', async () => {
     await h.create(namespace('team'));
     const del = await h.req({ verb: 'delete', resource: 'namespaces', name: 'team' });
