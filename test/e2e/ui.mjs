@@ -125,6 +125,8 @@ try {
   check('the panel lists etcd revisions', (await rowsOf('revisions').count()) > 0, await panel.locator('#view-revisions .status').innerText());
   await panel.locator('#revisions-filter-kind').click();
   await panel.locator('#revisions-filter-kind vscode-option', { hasText: 'Deployment' }).first().click();
+  // The filter has applied (the status counts "N of M") before a filtered row is clicked.
+  await panel.locator('#view-revisions .status', { hasText: / of [\d,]+ revisions/ }).waitFor();
   const created = rowsOf('revisions').filter({ hasText: '/registry/deployments/default/web' }).filter({ hasText: 'create' }).first();
   await created.click();
   const travel = panel.locator('#view-revisions pre.diff');
@@ -167,7 +169,10 @@ try {
   await reselected.waitFor();
   check('hidden and shown again, the panel keeps its tab, flow request and selection', activeTab === 'tab-flow' && /create/.test(await reselected.innerText()), { activeTab, selected: (await reselected.innerText()).replace(/\s+/g, ' ').trim() });
 } catch (err) {
-  check('unexpected error', false, String(err?.message ?? err).split('\n')[0]);
+  const [first, ...callLog] = String(err?.message ?? err).split('\n');
+  check('unexpected error', false, first);
+  // Playwright's call log says what the step waited for (hidden, detached, another element on top).
+  if (callLog.length > 0) console.log(callLog.slice(0, 30).join('\n'));
   await shot('99-error').catch(() => undefined);
 } finally {
   await close();
