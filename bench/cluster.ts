@@ -10,21 +10,35 @@
  *  deployments  createCluster with 1,000 nodes (kubelets, kube-controller-manager, scheduler),
  *               300 Deployments of 100 pods applied, until every pod is Ready (checked each
  *               virtual second): wall time, virtual time, peak heap and peak RSS.
+ *               Run twice in one process, the default store (3 etcd members, the latency
+ *               model) beside one member with instant latency (today's timing before the model
+ *               was on): the wall-time ratio is what the latency model and Raft cost.
  *  large        the same with 5,000 nodes and 1,500 Deployments (150,000 pods): Kubernetes'
  *               published scalability limits.
+ *  ceiling      the simulated etcd alone (3 members, no API server): W writers each putting
+ *               1 KiB values in a loop for one virtual second, over a sweep of WAL fsync and
+ *               round-trip time: writes/s the leader commits and the mean write latency, in
+ *               virtual time (see docs/benchmarks.md for the formula they follow).
  *
  * Tracing stays on (a small ring buffer; scheduler records at 'summary' unless --detail says).
  *
- *   npm run bench -- cluster [--json] [--quick] [--only scheduler,deployments,large] [--detail off|summary|full]
- *                            [--nodes N --deployments N]   (sizes the deployments run)
+ *   npm run bench -- cluster [--json] [--quick] [--only scheduler,deployments,large,ceiling] [--detail off|summary|full]
+ *                            [--nodes N --deployments N --replicas N]   (sizes the deployments run)
+ *                            [--etcd 3/model,1/instant]   (the stores the deployments run compares)
+ *                            [--writers 1,16,256]   (the ceiling's writer counts)
  */
+import * as os from 'node:os';
 import { createCluster, type Cluster } from '../src/engine/cluster';
 import type { ClockHost } from '../src/engine/clock';
 import { KubeScheduler } from '../src/engine/components/kube-scheduler';
-import { applyManifestText } from '../src/engine/manifests/apply';
+import { applyManifestText } from '../src/engine/kubectl/apply';
 import { NODES, PODS } from '../src/engine/client/resources';
 import type { RecordDetail } from '../src/engine/scheduler/record';
 import type { KubeObject } from '../src/engine/api/types';
+import { Clock } from '../src/engine/clock';
+import { Random } from '../src/engine/random';
+import { createSimulatedEtcd } from '../src/engine/store/etcdserver';
+import { deploymentManifest } from './manifests';
 import { Reporter, gc, heapUsedBytes, nowMs, type BenchSuite } from './report';
 
 const TRACE_CAPACITY = 10_000;
@@ -127,30 +141,6 @@ async function schedulerThroughput(r: Reporter, nodes: number, pods: number, det
   await cluster.close();
 }
 
-function deploymentManifest(i: number, replicas: number): string {
-  return `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: app-${i}
-spec:
-  replicas: ${replicas}
-  selector:
-    matchLabels:
-      app: app-${i}
-  template:
-    metadata:
-      labels:
-        app: app-${i}
-    spec:
-      containers:
-      - name: app
-        image: registry.k8s.io/pause:3.10
-        resources:
-          requests:
-            cpu: 10m
-            memory: 16Mi
-`;
-}
 
 async function readyPods(cluster: Cluster): Promise<number> {
   const pods = (await cluster.client().resource<KubeObject & { status?: { conditions?: { type: string; status: string }[] } }>(PODS, 'default').list({ resourceVersion: '0' })).items;
@@ -171,10 +161,33 @@ async function untilReady(r: Reporter, cluster: Cluster, pods: number, wallStart
   }
 }
 
-async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, deployments: number, replicas: number, detail: RecordDetail): Promise<void> {
+/** A store to run the deployments on: members/latency, such as 3/model (the default) or 1/instant. */
+interface EtcdMode {
+  readonly text: string;
+  readonly members: number;
+  readonly latency: 'model' | 'instant';
+}
+
+function parseEtcdModes(list: string): EtcdMode[] {
+  return list.split(',').map((text) => {
+    const [members, latency] = text.split('/');
+    const n = Number(members);
+    if (!(n === 1 || n === 3 || n === 5) || (latency !== 'model' && latency !== 'instant')) throw new Error(`bench cluster: --etcd ${JSON.stringify(text)}: use MEMBERS/LATENCY such as 3/model or 1/instant`);
+    return { text, members: n, latency };
+  });
+}
+
+async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, deployments: number, replicas: number, detail: RecordDetail, etcd?: EtcdMode): Promise<number> {
   const sampler = heapSampler();
   const setupStart = nowMs();
-  const cluster = await createCluster({ seed: 'bench', nodes: { count: nodes }, traceCapacity: TRACE_CAPACITY, schedulerRecordDetail: detail, clockHost: sampler.host });
+  const cluster = await createCluster({
+    seed: 'bench',
+    nodes: { count: nodes },
+    traceCapacity: TRACE_CAPACITY,
+    schedulerRecordDetail: detail,
+    clockHost: sampler.host,
+    ...(etcd ? { etcd: { members: etcd.members, latency: etcd.latency } } : {}),
+  });
   const setupMs = nowMs() - setupStart;
   gc();
   sampler.reset();
@@ -195,8 +208,11 @@ async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, 
   const wall = nowMs() - start;
   clearInterval(progress);
   const virtualMs = cluster.clock.now() - virtualStart;
+  // A status read is a request like any other: with the latency model it needs the clock moved.
+  const revision = (await cluster.drive(cluster.store.status())).revision;
   r.record({
     bench,
+    ...(etcd ? { etcd: etcd.text } : {}),
     nodes,
     deployments,
     pods: deployments * replicas,
@@ -208,15 +224,70 @@ async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, 
     peak_heap_mb: mb(sampler.peak()),
     heap_growth_mb: mb(sampler.peak() - heapBefore),
     max_rss_mb: maxRssMb(),
-    revision: (await cluster.store.status()).revision,
+    revision,
+    load_1m: loadAverage(),
   });
   await cluster.close();
+  return wall;
+}
+
+/** The machine's 1-minute load average, printed beside wall times (the machine is shared). */
+function loadAverage(): number {
+  return Math.round(os.loadavg()[0]! * 100) / 100;
+}
+
+/**
+ * The simulated etcd's write rate in virtual time: `writers` clients (round-robin over the
+ * members, as kube-apiserver's etcd client is) each put a 1 KiB value, wait for the answer, and
+ * put again, for `durationMs` of virtual time. No API server: only etcd's own latency (client to
+ * member, forward to the leader, replication, fsyncs, commit back to the member).
+ */
+async function writeCeiling(r: Reporter, fsyncMs: number, rttMs: number, writers: number, durationMs: number): Promise<void> {
+  const clock = new Clock(0);
+  const store = createSimulatedEtcd(clock, { members: 3, latency: { apiserverMs: 0, rttMs, walFsyncMs: fsyncMs }, random: new Random('bench') });
+  const value = 'x'.repeat(1024);
+  let writes = 0;
+  let latencySum = 0;
+  let stop = false;
+  const wallStart = nowMs();
+  const loops = Array.from({ length: writers }, async (_, w) => {
+    for (let i = 0; !stop; i++) {
+      const t0 = clock.now();
+      await store.put({ key: `/bench/${w}/${i % 16}`, value });
+      if (stop) break;
+      writes++;
+      latencySum += clock.now() - t0;
+    }
+  });
+  await clock.advance(durationMs);
+  stop = true;
+  const counted = writes;
+  const latency = latencySum / counted;
+  // Let the writes in flight finish, so that the writers' loops end.
+  await clock.settle();
+  await Promise.all(loops);
+  await store.close();
+  const perS = (counted * 1000) / durationMs;
+  r.record({
+    bench: 'cluster.etcd-ceiling',
+    members: 3,
+    fsync_ms: fsyncMs,
+    rtt_ms: rttMs,
+    writers,
+    writes_per_s: Math.round(perS),
+    mean_latency_ms: Math.round(latency * 1000) / 1000,
+    /** Little's law: the rate the writers' latency allows (writers / mean latency). */
+    writers_over_latency: Math.round((writers * 1000) / latency),
+    /** Entries per leader WAL write if the leader's disk is busy all the time (writes/s x fsync). */
+    writes_per_fsync: Math.round(((perS * fsyncMs) / 1000) * 10) / 10,
+    wall_ms: Math.round(nowMs() - wallStart),
+  });
 }
 
 const suite: BenchSuite = async (args) => {
   const r = Reporter.fromArgs(args);
   const quick = args.includes('--quick');
-  const only = new Set(option(args, '--only', 'scheduler,deployments,large').split(','));
+  const only = new Set(option(args, '--only', 'scheduler,deployments,large,ceiling').split(','));
   const detail = option(args, '--detail', 'summary') as RecordDetail;
   if (only.has('scheduler')) {
     const nodes = quick ? 500 : 5000;
@@ -229,14 +300,28 @@ const suite: BenchSuite = async (args) => {
   if (only.has('deployments')) {
     const nodes = Number(option(args, '--nodes', quick ? '100' : '1000'));
     const deployments = Number(option(args, '--deployments', quick ? '30' : '300'));
-    r.note(`cluster.deployments: ${nodes} nodes, ${deployments} Deployments x 100 pods...`);
-    await deploymentsUntilReady(r, 'cluster.deployments', nodes, deployments, 100, detail);
-    gc();
+    const replicas = Number(option(args, '--replicas', '100'));
+    const modes = parseEtcdModes(option(args, '--etcd', '3/model,1/instant'));
+    const walls: number[] = [];
+    for (const mode of modes) {
+      r.note(`cluster.deployments: ${nodes} nodes, ${deployments} Deployments x ${replicas} pods, etcd ${mode.members} member(s), ${mode.latency} latency...`);
+      walls.push(await deploymentsUntilReady(r, 'cluster.deployments', nodes, deployments, replicas, detail, mode));
+      gc();
+    }
+    if (modes.length === 2) r.record({ bench: 'cluster.deployments.wall-ratio', etcd: `${modes[0]!.text} : ${modes[1]!.text}`, ratio: Math.round((walls[0]! / walls[1]!) * 1000) / 1000, target: 1.1 });
   }
   if (only.has('large')) {
     const [nodes, deployments] = quick ? [500, 150] : [5000, 1500];
     r.note(`cluster.large: ${nodes} nodes, ${deployments} Deployments x 100 pods...`);
     await deploymentsUntilReady(r, 'cluster.large', nodes, deployments, 100, detail);
+  }
+  if (only.has('ceiling')) {
+    const writers = option(args, '--writers', quick ? '1,64' : '1,16,256').split(',').map(Number);
+    for (const fsyncMs of [1, 2, 10]) {
+      for (const rttMs of [0.2, 1, 5]) {
+        for (const w of writers) await writeCeiling(r, fsyncMs, rttMs, w, 1000);
+      }
+    }
   }
 };
 

@@ -101,9 +101,9 @@ export class LspClient {
     });
   }
 
-  async open(uri: string, text: string): Promise<Timed> {
+  async open(uri: string, text: string, timeoutMs = 60_000): Promise<Timed> {
     this.versions.set(uri, 1);
-    const wait = this.next(uri, 1);
+    const wait = this.next(uri, 1, timeoutMs);
     const t0 = nowMs();
     await this.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
     const { p, at } = await wait;
@@ -122,6 +122,20 @@ export class LspClient {
     });
     const { p, at } = await wait;
     return { ms: at - t0, diagnostics: p.diagnostics };
+  }
+
+  /** Any request (hover, code actions), answered or rejected with the server's error. */
+  request<T>(method: string, params: unknown): Promise<T> {
+    return this.conn.sendRequest(method, params) as Promise<T>;
+  }
+
+  /** The server process's id, and whether it is still running. */
+  get pid(): number | undefined {
+    return this.proc.pid;
+  }
+
+  get running(): boolean {
+    return this.proc.exitCode === null && this.proc.signalCode === null;
   }
 
   async close(uri: string): Promise<void> {

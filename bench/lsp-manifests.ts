@@ -271,7 +271,7 @@ ${containers}
 
 export interface SemanticCase {
   id: string;
-  /** The field kube-apiserver names in its error. */
+  /** The field kube-apiserver names in its answer to the Apply command's request. */
   field: string;
   text: string;
 }
@@ -285,8 +285,9 @@ export const SEMANTIC_CASES: SemanticCase[] = [
   { id: 'replicas-negative', field: 'spec.replicas', text: deployment({ replicas: -1 }) },
   { id: 'port-70000', field: 'spec.template.spec.containers[0].ports[0].containerPort', text: deployment({ port: 70000 }) },
   {
+    // Server-side apply refuses a list-map key given twice before validation runs.
     id: 'duplicate-container-names',
-    field: 'spec.template.spec.containers[1].name',
+    field: 'spec.template.spec.containers',
     text: deployment({ containers: `        - name: web\n          image: nginx:1.27\n        - name: web\n          image: busybox:1.36` }),
   },
   { id: 'name-My_Pod', field: 'metadata.name', text: deployment({ name: 'My_Pod' }) },

@@ -32,7 +32,9 @@ const SERVERS: ServerUnderTest[] = [
   {
     name: 'kubesim',
     start: (root) => LspClient.start({ command: process.execPath, args: [join(__dirname, 'server.js'), '--stdio'], rootUri: pathToFileURL(root).href }),
-    reports: (d, field) => d.message.startsWith(`${field}: `),
+    // A field error ("spec.replicas: Invalid value: ..."), or server-side apply's schema check
+    // ("failed to create typed patch object (...): .spec.template.spec.containers: duplicate ...").
+    reports: (d, field) => d.message.startsWith(`${field}: `) || d.message.includes(`): .${field}: `),
   },
   {
     name: 'yaml-language-server',

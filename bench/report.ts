@@ -30,7 +30,7 @@ export class Reporter {
   }
 }
 
-function formatRow(row: BenchRecord): string {
+export function formatRow(row: BenchRecord): string {
   return Object.entries(row)
     .map(([k, v]) => `${k}=${typeof v === 'number' ? formatNumber(v) : String(v)}`)
     .join('  ');
@@ -50,6 +50,14 @@ export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
   const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[idx]!;
+}
+
+/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 export function heapUsedBytes(): number {

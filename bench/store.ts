@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { Clock } from '../src/engine/clock';
 import { Random } from '../src/engine/random';
 import { createStore, prefixEnd, type BackendName, type Store } from '../src/engine/store';
+import { compareUnits } from '../src/engine/store/keys';
+import { BPlusTree } from '../src/engine/store/memory/btree';
 import { etcdMissingReason, startEtcd, type EtcdMember } from '../test/support/etcd';
 import { Reporter, gc, heapUsedBytes, nowMs, type BenchSuite } from './report';
 
@@ -66,6 +68,7 @@ const suite: BenchSuite = async (args) => {
       if (m !== undefined && e !== undefined) report.record({ bench, backend: 'ratio', memory_over_etcd: Math.round((m / e) * 10) / 10 });
     }
     await heap(report, scale);
+    btree(report, scale);
   } finally {
     await member?.stop();
   }
@@ -170,3 +173,19 @@ async function heap(report: Reporter, scale: number): Promise<void> {
 }
 
 export default suite;
+
+/** The memory backend's key index alone: 1M registry-shaped keys set into a B+tree, then read back. */
+function btree(report: Reporter, scale: number): void {
+  const total = 1_000_000 * scale;
+  const keyOf = (i: number): string => `/registry/pods/ns-${i % 97}/pod-${i}`;
+  const tree = new BPlusTree<number>(compareUnits);
+  let started = nowMs();
+  for (let i = 0; i < total; i++) tree.set(keyOf(i), i);
+  const insertMs = nowMs() - started;
+  if (tree.size !== total) throw new Error(`btree holds ${tree.size} keys, not ${total}`);
+  started = nowMs();
+  for (let i = 0; i < total; i++) tree.get(keyOf(i));
+  const getMs = nowMs() - started;
+  report.record({ bench: 'btree-insert', backend: 'memory', keys: total, ms: Math.round(insertMs), ops_per_s: Math.round((total / insertMs) * 1000), target_ms: 5000 * scale });
+  report.record({ bench: 'btree-get', backend: 'memory', keys: total, ms: Math.round(getMs), ops_per_s: Math.round((total / getMs) * 1000) });
+}

@@ -1,15 +1,33 @@
 // Bundles kubesim with esbuild: the extension host (activation, and the engine and the panel it
 // loads on first use), the language server, the webview and the CLI (plus the benchmark runner). `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+// The object graph lays out with ELK in a Web Worker (webview/ui/elk-worker.ts). VS Code webviews
+// start workers only from blob: or data: URLs, so the webview bundle carries elkjs's own worker
+// script (elk-worker.min.js, self-contained) as a string, imported as 'elkjs-worker-source'.
+const elkWorkerSource = {
+  name: 'elkjs-worker-source',
+  setup(b) {
+    b.onResolve({ filter: /^elkjs-worker-source$/ }, () => ({ path: require.resolve('elkjs/lib/elk-worker.min.js'), namespace: 'elkjs-worker-source' }));
+    b.onLoad({ filter: /.*/, namespace: 'elkjs-worker-source' }, (a) => ({ contents: readFileSync(a.path, 'utf8'), loader: 'text' }));
+  },
+};
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
+// --production (npm run package) minifies every bundle, keeping function and class names so stack
+// traces and error texts stay readable; source maps are written beside the bundles either way
+// (the .vsix leaves them out: .vscodeignore).
 const common = {
   bundle: true,
   sourcemap: true,
   minify: production,
+  keepNames: production,
   logLevel: 'warning',
   target: 'es2022',
 };
@@ -18,18 +36,22 @@ const node = {
   ...common,
   platform: 'node',
   format: 'cjs',
-  // vscode is provided by the host; etcd3 (gRPC) is loaded only when the etcd backend is chosen.
-  external: ['vscode', 'etcd3'],
+  // vscode is provided by the host; etcd3 (gRPC) is loaded only when the etcd backend is chosen,
+  // @grpc/grpc-js, @grpc/proto-loader and hpack.js only when kubesim serve --etcd-listen serves etcd's API.
+  external: ['vscode', 'etcd3', '@grpc/grpc-js', '@grpc/proto-loader', 'hpack.js'],
 };
 
 const builds = [
   { ...node, entryPoints: { extension: 'src/extension/main.ts' }, outdir: 'dist' },
   // Loaded by the extension after activation or on first use (src/extension/host-loader.ts).
   { ...node, entryPoints: { 'cluster-host': 'src/extension/cluster-host.ts', panel: 'src/extension/panel/index.ts', 'language-client': 'src/extension/language-client.ts' }, outdir: 'dist' },
+  // The engine's worker thread (src/extension/engine/worker.ts): the cluster with a heap of its own.
+  { ...node, entryPoints: { 'engine-worker': 'src/extension/engine/worker.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { server: 'src/server/main.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: { bench: 'bench/main.ts' }, outdir: 'dist' },
-  { ...common, platform: 'browser', format: 'iife', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist' },
+  // The codicon font is bundled beside dist/webview.css (the panel loads nothing remote).
+  { ...common, platform: 'browser', format: 'iife', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist', loader: { '.ttf': 'file' }, assetNames: '[name]', plugins: [elkWorkerSource] },
 ];
 
 mkdirSync('dist', { recursive: true });

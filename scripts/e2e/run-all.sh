@@ -26,6 +26,10 @@ scripts/e2e/setup-code-server.sh > "$OUT/setup.log" 2>&1 || { tail -20 "$OUT/set
 step "build, package, bundle the extension-host suites"
 npm run package --silent > "$OUT/package.log" 2>&1 || { cat "$OUT/package.log" >&2; exit 1; }
 node scripts/e2e/build-vscode-tests.mjs || exit 1
+# What a user downloads: the .vsix's size and what it holds (the activation time is printed by the
+# extension-host suites below, as {"bench":"extension-activation",...}).
+grep -E 'Packaged:' "$OUT/package.log" || true
+node -e 'const fs=require("fs");const b=fs.statSync("dist/kubesim.vsix").size;const bundles=Object.fromEntries(["extension","language-client","cluster-host","panel","server","webview"].map(n=>[n,fs.statSync("dist/"+n+".js").size]));console.log(JSON.stringify({bench:"vsix",bytes:b,bundleBytes:bundles}))'
 
 FAILED=()
 step "code-server with the development extension"
@@ -43,6 +47,24 @@ fi
 
 step "UI run"
 node test/e2e/ui.mjs --url "http://127.0.0.1:$PORT" --shots "$OUT/screenshots" || FAILED+=("UI run")
+
+step "UI run: the cluster map, scheduler verdicts, replay and filters"
+node test/e2e/ui-map.mjs --url "http://127.0.0.1:$PORT" --shots "$OUT/screenshots" || FAILED+=("UI map run")
+
+step "UI run: the story of an apply, Step to next change"
+node test/e2e/ui-story.mjs --url "http://127.0.0.1:$PORT" --shots "$OUT/screenshots" || FAILED+=("UI story run")
+
+step "UI run: the object graph during a rolling update"
+node test/e2e/ui-graph.mjs --url "http://127.0.0.1:$PORT" --shots "$OUT/screenshots" || FAILED+=("UI graph run")
+
+step "UI run: the guided start (walkthrough) step by step"
+node test/e2e/ui-walkthrough.mjs --url "http://127.0.0.1:$PORT" --shots "$OUT/screenshots" || FAILED+=("UI walkthrough run")
+
+step "UI run: the etcd view, the sidebar's etcd actions (stop the leader, a new one elected)"
+node test/e2e/ui-etcd.mjs --url "http://127.0.0.1:$PORT" --shots "$OUT/screenshots" || FAILED+=("UI etcd run")
+
+step "UI run: Reload Window keeps the cluster and the story the panel tells"
+node test/e2e/ui-reload.mjs --url "http://127.0.0.1:$PORT" --shots "$OUT/screenshots" || FAILED+=("UI reload run")
 scripts/e2e/stop-code-server.sh "$OUT/dev"
 
 step "panel with 100,000 records in Chromium (virtualized lists, time travel, state across reloads)"

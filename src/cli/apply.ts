@@ -1,16 +1,20 @@
 /**
  * `kubesim apply -f <file|folder> [-f ...] [--nodes N] [--seed S] [--until settled|<duration>]
- *  [--output timeline|json]`: builds a cluster, applies the manifests in order (server-side
+ *  [--output timeline|json] [--etcd-members N] [--etcd-latency model|instant]
+ *  [--etcd-fault ACTION:TARGET@TIME ...] [--etcd-endpoints URL,...]`: builds a cluster (its store the simulated
+ * etcd, or a real one), applies the manifests in order (server-side
  * apply, field manager `kubesim`), runs virtual time until the cluster settles (or for the given
  * duration), then prints what happened and what the cluster holds.
  */
 import { readFileSync } from 'node:fs';
 import { createCluster, type Cluster } from '../engine/cluster';
-import { applyManifestText, type ApplyResult } from '../engine/manifests/apply';
+import { applyManifestText, type ApplyResult } from '../engine/kubectl/apply';
 import { formatTimeline } from '../engine/timeline/format';
 import { formatSummary, summaryObjects } from '../engine/timeline/summary';
 import { parseDuration } from './duration';
+import { ETCD_FLAGS_USAGE, existingDataNotice, isEtcdFlag, parseEtcdFlag, probeEtcd, resolveEtcdFlags, type EtcdFlags } from './etcd-flags';
 import { manifestFiles } from './files';
+import { checkFaultTargets, ETCD_SIM_FLAGS_USAGE, etcdJson, isEtcdSimFlag, parseEtcdSimFlag, scheduleFaults, type EtcdSimFlags } from './etcd-sim-flags';
 
 const USAGE = `Apply manifests to a simulated Kubernetes 1.35 cluster and show what the control plane does.
 
@@ -24,7 +28,7 @@ Options:
       --seed <s>          Seed for names, IPs and scheduling ties (default "kubesim").
       --until <when>      "settled" (default) or a virtual duration such as 90s, 5m, 1h.
   -o, --output <format>   "timeline" (default) or "json": {records, objects, ...}.
-`;
+` + ETCD_SIM_FLAGS_USAGE + ETCD_FLAGS_USAGE;
 
 interface Args {
   files: string[];
@@ -32,16 +36,28 @@ interface Args {
   seed: string;
   until: 'settled' | number;
   output: 'timeline' | 'json';
+  etcd: EtcdFlags;
+  sim: EtcdSimFlags;
 }
 
 function parseArgs(argv: string[]): Args | string {
-  const args: Args = { files: [], nodes: 3, seed: 'kubesim', until: 'settled', output: 'timeline' };
+  const args: Args = { files: [], nodes: 3, seed: 'kubesim', until: 'settled', output: 'timeline', etcd: {}, sim: { faults: [] } };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const eq = a.indexOf('=');
     const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
     const inline = a.startsWith('--') && eq > 0 ? a.slice(eq + 1) : undefined;
     const value = (): string | undefined => inline ?? argv[++i];
+    if (isEtcdSimFlag(flag)) {
+      const problem = parseEtcdSimFlag(flag, value(), args.sim);
+      if (problem) return problem;
+      continue;
+    }
+    if (isEtcdFlag(flag)) {
+      const problem = parseEtcdFlag(flag, value(), args.etcd);
+      if (problem) return problem;
+      continue;
+    }
     switch (flag) {
       case '-f':
       case '--filename': {
@@ -84,6 +100,11 @@ function parseArgs(argv: string[]): Args | string {
     }
   }
   if (args.files.length === 0) return 'error: must specify one of -f and -k';
+  if (args.etcd.endpoints && (args.sim.members !== undefined || args.sim.latency !== undefined || args.sim.faults.length > 0)) {
+    return 'error: --etcd-members, --etcd-latency and --etcd-fault are for the simulated etcd, not --etcd-endpoints';
+  }
+  const targets = checkFaultTargets(args.sim);
+  if (targets) return targets;
   return args;
 }
 
@@ -115,9 +136,28 @@ export async function runApply(argv: string[], io: Output = process): Promise<nu
     io.stderr.write(`${files}\n`);
     return 2;
   }
-  const cluster = await createCluster({ seed: args.seed, nodes: { count: args.nodes } });
+  const etcd = resolveEtcdFlags(args.etcd);
+  if (typeof etcd === 'string') {
+    io.stderr.write(`${etcd}\n\n${USAGE}`);
+    return 2;
+  }
+  if (etcd) {
+    const contents = await probeEtcd(etcd);
+    if (typeof contents === 'string') {
+      io.stderr.write(`${contents}\n`);
+      return 1;
+    }
+    const notice = existingDataNotice(etcd.endpoints, contents);
+    if (notice) io.stderr.write(notice);
+  }
+  const cluster = await createCluster({
+    seed: args.seed,
+    nodes: { count: args.nodes },
+    ...(etcd ? { backend: 'etcd' as const, endpoints: etcd.endpoints, etcdCredentials: etcd.credentials } : { etcd: { members: args.sim.members, latency: args.sim.latency } }),
+  });
   const start = cluster.clock.now();
   const firstRecord = cluster.trace.next;
+  if (cluster.etcd) scheduleFaults(cluster.etcd, cluster.clock, args.sim.faults, (f, why) => io.stderr.write(`kubesim: --etcd-fault ${f.text} at +${f.atMs / 1000}s: ${why}\n`));
   const results = await applyFiles(cluster, files);
   if (results.length === 0) {
     io.stderr.write('error: no objects passed to apply\n');
@@ -129,7 +169,7 @@ export async function runApply(argv: string[], io: Output = process): Promise<nu
   const dropped = records.length > 0 ? records[0]!.id - firstRecord : 0;
   const objects = await summaryObjects(cluster.client());
   if (args.output === 'json') {
-    const body = { results, settled: run.settled, elapsedMs: run.elapsed, droppedRecords: dropped, records, objects: objects.flatMap((g) => g.items) };
+    const body = { results, settled: run.settled, elapsedMs: run.elapsed, droppedRecords: dropped, records, objects: objects.flatMap((g) => g.items), ...(cluster.etcd ? { etcd: etcdJson(cluster.etcd) } : {}) };
     io.stdout.write(JSON.stringify(body, null, 2) + '\n');
   } else {
     for (const r of results) (r.action === 'failed' ? io.stderr : io.stdout).write(`${r.message}\n`);

@@ -1,5 +1,7 @@
 /** Go's time.ParseDuration for the CLI's flags: "90s", "5m", "1h30m", "250ms". Returns ms. */
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+import { table } from '../engine/api/own';
+
+const UNIT_MS = table<number>({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 });
 
 export function parseDuration(text: string): number | undefined {
   const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/y;

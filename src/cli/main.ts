@@ -1,10 +1,12 @@
 /**
  * kubesim CLI: the engine without an editor.
  *   kubesim validate [--strict] [--output text|json] <files or folders...>
- *   kubesim apply -f <file|folder> [-f ...] [--nodes N] [--seed S] [--until settled|<duration>] [--output timeline|json]
- *   kubesim serve [--port P] [--nodes N] [--kubeconfig PATH] [-f manifests...]
+ *   kubesim apply -f <file|folder> [-f ...] [--nodes N] [--seed S] [--until settled|<duration>] [--output timeline|json] [--etcd-endpoints URL,...]
+ *   kubesim serve [--port P] [--nodes N] [--kubeconfig PATH] [-f manifests...] [--no-metrics-server] [--etcd-endpoints URL,...]
  * Exit codes: 0 success, 1 the cluster said no (invalid, forbidden, ...), 2 usage errors.
  */
+import { own } from '../engine/api/own';
+
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -30,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return name ? 0 : 2;
   }
-  const load = commands[name];
+  const load = own(commands, name);
   if (!load) {
     process.stderr.write(`error: unknown command "${name}" for "kubesim"\n${USAGE}\n`);
     return 2;

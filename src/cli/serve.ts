@@ -1,6 +1,7 @@
 /**
  * `kubesim serve [--port P] [--nodes N] [--seed S] [--kubeconfig PATH] [--user NAME[:GROUP,...]]
- *  [-f manifests...]`: runs a simulated cluster in real time (virtual time follows the wall clock
+ *  [-f manifests...] [--no-metrics-server] [--admission-control-config-file PATH] [--etcd-listen 127.0.0.1:PORT]
+ *  [--etcd-members N] [--etcd-latency model|instant] [--etcd-fault ACTION:TARGET@TIME ...]`: runs a simulated cluster in real time (virtual time follows the wall clock
  * at x1) and serves its Kubernetes API on 127.0.0.1 for kubectl. Writes a kubeconfig whose
  * current context is the cluster admin (and one context per --user), prints how to use it, and
  * serves until interrupted.
@@ -8,12 +9,18 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createCluster, type Cluster } from '../engine/cluster';
+import { DEFAULT_METRIC_RESOLUTION_MS } from '../engine/components/metrics-server';
 import { ADMIN_USER, ALL_AUTHENTICATED, type UserInfo } from '../engine/apiserver/authn/user';
 import { Pacer } from '../engine/pacer';
 import { realWallClock } from '../host/wall-clock';
 import { kubeconfigText, startApiEndpoint, KUBERNETES_VERSION, type ApiEndpoint } from '../http';
-import { applyManifestText } from '../engine/manifests/apply';
+import { applyManifestText } from '../engine/kubectl/apply';
+import { ETCD_FLAGS_USAGE, existingDataNotice, isEtcdFlag, parseEtcdFlag, probeEtcd, resolveEtcdFlags, type EtcdFlags } from './etcd-flags';
 import { manifestFiles } from './files';
+import { checkFaultTargets, ETCD_SIM_FLAGS_USAGE, etcdSummary, isEtcdSimFlag, parseEtcdSimFlag, scheduleFaults, type EtcdSimFlags } from './etcd-sim-flags';
+import { podSecurityFromAdmissionConfig } from './admission-config';
+import type { PodSecurityConfiguration } from '../engine/apiserver/admission/podsecurity/config';
+import { ROOT_USER, randomPassword, startEtcdEndpoints, type EtcdEndpoints } from '../etcd-grpc/server';
 
 const USAGE = `Serve a simulated Kubernetes 1.35 cluster's API on 127.0.0.1 for kubectl.
 
@@ -23,13 +30,29 @@ Usage:
 Options:
       --port <p>          Port to listen on (default 6443; 0 picks a free one).
       --nodes <n>         Worker nodes besides the control-plane node (default 3).
-      --seed <s>          Seed for names, IPs, tokens and scheduling ties (default "kubesim").
+      --seed <s>          Seed for names, uids, IPs and scheduling ties (default "kubesim");
+                          tokens are random on every run.
       --kubeconfig <path> Where to write the kubeconfig (default ./kubesim.kubeconfig).
       --user <name>[:<group>,...]
                           Also issue a token for this user (repeatable); its context is kubesim-<name>.
+      --admission-control-config-file <path>
+                          An AdmissionConfiguration: the PodSecurity plugin's defaults and
+                          exemptions (default: privileged everywhere, nothing exempt).
   -f, --filename <path>   Manifests to apply before serving (repeatable); if any is refused,
                           the errors are printed and kubesim exits 1 without serving.
-`;
+      --no-metrics-server Run without metrics-server, as a kind cluster does: no metrics.k8s.io,
+                          so kubectl top answers "Metrics API not available". With it (the
+                          default) the cluster starts 15 s before it is served, so that
+                          metrics-server has metrics by then.
+      --etcd-listen 127.0.0.1:<port>
+                          Also serve the simulated etcd members over etcd's v3 gRPC API for
+                          etcdctl: etcd-0 on <port>, etcd-1 on <port>+1, ... (0 picks free ports).
+                          Auth is on: user root, a random password written with the endpoints
+                          to the --etcdctl-env file.
+      --etcdctl-env <path>
+                          Where --etcd-listen writes ETCDCTL_API, ETCDCTL_ENDPOINTS and
+                          ETCDCTL_USER for a shell to source (default ./kubesim.etcdctl.env).
+` + ETCD_SIM_FLAGS_USAGE.replace('time from the start of the run', 'time from when serving starts') + ETCD_FLAGS_USAGE;
 
 interface ServeArgs {
   port: number;
@@ -38,6 +61,13 @@ interface ServeArgs {
   kubeconfig: string;
   users: UserInfo[];
   files: string[];
+  metricsServer: boolean;
+  etcd: EtcdFlags;
+  sim: EtcdSimFlags;
+  podSecurity?: PodSecurityConfiguration;
+  /** --etcd-listen's port (the first member's). */
+  etcdListen?: number;
+  etcdctlEnv: string;
 }
 
 function parseUser(spec: string): UserInfo | string {
@@ -48,15 +78,30 @@ function parseUser(spec: string): UserInfo | string {
 }
 
 function parseArgs(argv: string[]): ServeArgs | string {
-  const args: ServeArgs = { port: 6443, nodes: 3, seed: 'kubesim', kubeconfig: 'kubesim.kubeconfig', users: [], files: [] };
+  const args: ServeArgs = { port: 6443, nodes: 3, seed: 'kubesim', kubeconfig: 'kubesim.kubeconfig', users: [], files: [], metricsServer: true, etcd: {}, sim: { faults: [] }, etcdctlEnv: 'kubesim.etcdctl.env' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const eq = a.indexOf('=');
     const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
     const inline = a.startsWith('--') && eq > 0 ? a.slice(eq + 1) : undefined;
     const value = (): string | undefined => inline ?? argv[++i];
+    if (flag === '--no-metrics-server') {
+      if (inline !== undefined) return `error: flag ${flag} takes no value`;
+      args.metricsServer = false;
+      continue;
+    }
     const v = flag === '--help' ? '' : value();
     if (v === undefined) return `error: flag needs an argument: ${flag}`;
+    if (isEtcdSimFlag(flag)) {
+      const problem = parseEtcdSimFlag(flag, v, args.sim);
+      if (problem) return problem;
+      continue;
+    }
+    if (isEtcdFlag(flag)) {
+      const problem = parseEtcdFlag(flag, v, args.etcd);
+      if (problem) return problem;
+      continue;
+    }
     switch (flag) {
       case '--port': {
         const n = Number(v);
@@ -86,11 +131,50 @@ function parseArgs(argv: string[]): ServeArgs | string {
       case '--filename':
         args.files.push(v);
         break;
+      case '--etcd-listen': {
+        const m = /^(.*):([0-9]{1,5})$/.exec(v);
+        if (!m || m[1] !== '127.0.0.1' || Number(m[2]) > 65535) return `error: invalid --etcd-listen ${JSON.stringify(v)}: must be 127.0.0.1:<port> (etcd is served on loopback only)`;
+        args.etcdListen = Number(m[2]);
+        break;
+      }
+      case '--etcdctl-env':
+        args.etcdctlEnv = v;
+        break;
+      case '--admission-control-config-file': {
+        const config = podSecurityFromAdmissionConfig(v);
+        if (typeof config === 'string') return config;
+        args.podSecurity = config;
+        break;
+      }
       default:
         return `error: unknown flag: ${a}`;
     }
   }
+  if (args.etcd.endpoints && (args.sim.members !== undefined || args.sim.latency !== undefined || args.sim.faults.length > 0)) {
+    return 'error: --etcd-members, --etcd-latency and --etcd-fault are for the simulated etcd, not --etcd-endpoints';
+  }
+  const targets = checkFaultTargets(args.sim);
+  if (targets) return targets;
   return args;
+}
+
+/**
+ * Serves the simulated members over gRPC and writes the etcdctl environment (mode 0600, as the
+ * kubeconfig): the endpoints and root's random password. A string is the error to print.
+ */
+async function serveEtcd(cluster: Cluster, port: number, envFile: string): Promise<{ endpoints: EtcdEndpoints; envFile: string } | string> {
+  if (!cluster.etcd) return 'error: --etcd-listen serves the simulated etcd members; with --etcd-endpoints the cluster is in that etcd already';
+  const password = randomPassword();
+  let endpoints: EtcdEndpoints;
+  try {
+    endpoints = await startEtcdEndpoints({ cluster: cluster.etcd, clock: cluster.clock, drive: (work) => cluster.drive(work), port, rootPassword: password });
+  } catch (err) {
+    return `error: cannot serve etcd on 127.0.0.1:${port}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  const text = `export ETCDCTL_API=3\nexport ETCDCTL_ENDPOINTS=${endpoints.endpoints}\nexport ETCDCTL_USER=${ROOT_USER}:${password}\n`;
+  writeFileSync(envFile, text, { mode: 0o600 });
+  chmodSync(envFile, 0o600);
+  return { endpoints, envFile };
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */
@@ -136,16 +220,46 @@ export async function runServe(argv: string[]): Promise<number> {
     process.stderr.write(`${args}\n\n${USAGE}`);
     return 2;
   }
-  // Virtual time starts at the wall clock so the ages kubectl computes itself (describe, logs
-  // --timestamps) agree with the ones the server prints.
-  const cluster = await createCluster({ seed: args.seed, startTime: Math.floor(Date.now() / 1000) * 1000, nodes: { count: args.nodes } });
+  // Virtual time follows the wall clock so the ages kubectl computes itself (describe, logs
+  // --timestamps) agree with the ones the server prints. It starts one metric resolution early:
+  // by the time kubectl connects, metrics-server has scraped twice and its API is available.
+  const head = args.metricsServer ? DEFAULT_METRIC_RESOLUTION_MS : 0;
+  const etcd = resolveEtcdFlags(args.etcd);
+  if (typeof etcd === 'string') {
+    process.stderr.write(`${etcd}\n\n${USAGE}`);
+    return 2;
+  }
+  if (etcd) {
+    const contents = await probeEtcd(etcd);
+    if (typeof contents === 'string') {
+      process.stderr.write(`${contents}\n`);
+      return 1;
+    }
+    const notice = existingDataNotice(etcd.endpoints, contents);
+    if (notice) process.stderr.write(notice);
+  }
+  let cluster: Cluster;
+  try {
+    cluster = await createCluster({
+      seed: args.seed,
+      startTime: Math.floor(Date.now() / 1000) * 1000 - head,
+      nodes: { count: args.nodes },
+      metricsServer: args.metricsServer,
+      podSecurity: args.podSecurity,
+      ...(etcd ? { backend: 'etcd' as const, endpoints: etcd.endpoints, etcdCredentials: etcd.credentials } : { etcd: { members: args.sim.members, latency: args.sim.latency } }),
+    });
+  } catch (err) {
+    // kube-apiserver does not start with an invalid admission configuration.
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
   if (!(await applyManifests(cluster, args.files))) {
     await cluster.close();
     return 1;
   }
   let endpoint: ApiEndpoint;
   try {
-    endpoint = await startApiEndpoint({ api: cluster.server, clock: cluster.clock, port: args.port, logs: cluster.logs });
+    endpoint = await startApiEndpoint({ api: cluster.api, clock: cluster.clock, port: args.port, logs: cluster.logs });
   } catch (err) {
     process.stderr.write(`error: cannot listen on 127.0.0.1:${args.port}: ${err instanceof Error ? err.message : String(err)}\n`);
     await cluster.close();
@@ -158,19 +272,39 @@ export async function runServe(argv: string[]): Promise<number> {
   const path = resolve(args.kubeconfig);
   writeFileSync(path, kubeconfigText(endpoint.url, endpoint.ca, tokens), { mode: 0o600 });
   chmodSync(path, 0o600);
+  let etcdEndpoints: EtcdEndpoints | undefined;
+  let etcdctlEnv: string | undefined;
+  if (args.etcdListen !== undefined) {
+    const served = await serveEtcd(cluster, args.etcdListen, resolve(args.etcdctlEnv));
+    if (typeof served === 'string') {
+      process.stderr.write(`${served}\n`);
+      await endpoint.close();
+      await cluster.close();
+      return 1;
+    }
+    ({ endpoints: etcdEndpoints, envFile: etcdctlEnv } = served);
+  }
 
   // Catch up with the wall clock for the time the start-up took, then follow it.
   await cluster.advance(Math.max(0, Date.now() - cluster.clock.now()));
   const pacer = new Pacer(cluster.clock, realWallClock, (err) => process.stderr.write(`kubesim: the simulation stopped: ${err instanceof Error ? err.message : String(err)}\n`));
+  if (cluster.etcd) scheduleFaults(cluster.etcd, cluster.clock, args.sim.faults, (f, why) => process.stderr.write(`kubesim: --etcd-fault ${f.text} at +${f.atMs / 1000}s: ${why}\n`));
   pacer.setSpeed(1);
   pacer.resume();
   process.stdout.write(`kubesim: serving the Kubernetes ${KUBERNETES_VERSION} API at ${endpoint.url} (port ${endpoint.port}, ${cluster.nodes().length} nodes, seed ${JSON.stringify(args.seed)})\n`);
+  if (etcd) process.stdout.write(`kubesim: the cluster is stored in etcd at ${etcd.endpoints.join(',')}\n`);
+  else if (cluster.etcd) process.stdout.write(`kubesim: ${etcdSummary(cluster.etcd)}\n`);
   process.stdout.write(`export KUBECONFIG=${path}\n`);
+  if (etcdEndpoints) {
+    process.stdout.write(`kubesim: serving etcd's v3 API: ${etcdEndpoints.members.map((m) => `${m.name} at ${m.url}`).join(', ')} (user root; etcdctl 3.4 with ETCDCTL_API=3)\n`);
+    process.stdout.write(`. ${etcdctlEnv}\n`);
+  }
 
   const signal = await interrupted();
   process.stdout.write(`kubesim: ${signal}, shutting down\n`);
   pacer.dispose();
   await pacer.idle();
+  await etcdEndpoints?.close();
   await endpoint.close();
   await cluster.close();
   return 0;

@@ -8,6 +8,8 @@
  * the loop drains the microtask queue, because engine components talk through promises.
  */
 
+import { rfc3339, rfc3339Micro } from './api/time';
+
 export type TimerCallback = () => void | Promise<void>;
 
 export interface TimerOptions {
@@ -68,8 +70,17 @@ export class Clock {
   private byId = new Map<number, TimerEntry>();
   private liveNonDaemon = 0;
   private inflight = 0;
+  private working = 0;
   private running = false;
   private failure: Error | undefined;
+  /** Work awaited by callers outside the simulation (see drive). */
+  private readonly drivenWork = new Set<Promise<void>>();
+  private driveLoop: Promise<void> | undefined;
+  /**
+   * Set while a Pacer plays the clock against the wall clock: callers outside the simulation
+   * then wait for it to move time, instead of driving the clock themselves.
+   */
+  paced = false;
 
   constructor(
     startMs: number = DEFAULT_EPOCH_MS,
@@ -85,13 +96,12 @@ export class Clock {
 
   /** RFC 3339 with second precision, as Kubernetes metav1.Time serializes. */
   rfc3339(ms: number = this.nowMs): string {
-    return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    return rfc3339(ms);
   }
 
   /** RFC 3339 with microseconds, as metav1.MicroTime serializes (events, leases). */
   rfc3339Micro(ms: number = this.nowMs): string {
-    const iso = new Date(Math.floor(ms)).toISOString();
-    return iso.replace(/\.(\d{3})Z$/, '.$1000Z');
+    return rfc3339Micro(ms);
   }
 
   setTimer(delayMs: number, fn: TimerCallback, options: TimerOptions = {}): Timer {
@@ -141,9 +151,26 @@ export class Clock {
     };
   }
 
+  /**
+   * Marks in-process work that runs across timers (a controller's sync whose requests take
+   * virtual time) as in progress, so that `settle()` does not call the cluster quiescent
+   * between its steps. Unlike `hold()`, timers keep running meanwhile: the work needs them.
+   * Returns the release function.
+   */
+  work(): () => void {
+    this.working++;
+    let released = false;
+    return () => {
+      if (!released) {
+        released = true;
+        this.working--;
+      }
+    };
+  }
+
   /** True when only daemon timers remain and no held work is in flight. */
   isQuiescent(): boolean {
-    return this.liveNonDaemon === 0 && this.inflight === 0;
+    return this.liveNonDaemon === 0 && this.inflight === 0 && this.working === 0;
   }
 
   pending(): Timer[] {
@@ -200,6 +227,10 @@ export class Clock {
       for (;;) {
         const top = await this.nextDue();
         if (this.isQuiescent()) {
+          // A timer just run at this instant may still be on its way to its next timer (nextDue
+          // hands out same-instant timers without yielding): let its chain go on first.
+          await this.host.yieldToHost();
+          if (!this.isQuiescent()) continue;
           settled = true;
           break;
         }
@@ -221,7 +252,68 @@ export class Clock {
     };
   }
 
+  /**
+   * Runs timers in order until `work` settles, then returns what it gave: for a caller that
+   * awaits requests which take virtual time (a write through etcd's Raft) while nothing else
+   * moves the clock. Work that needs no time returns without a timer run. Throws when nothing is
+   * left to run and the work is still not done.
+   */
+  async until<T>(work: Promise<T>, options: SettleOptions = {}): Promise<T> {
+    let done = false;
+    const observed = work.finally(() => {
+      done = true;
+    });
+    observed.catch(() => undefined);
+    const deadline = this.nowMs + (options.maxDuration ?? DEFAULT_SETTLE_DURATION);
+    await this.exclusive(async () => {
+      for (;;) {
+        await this.host.yieldToHost();
+        if (done) return;
+        const top = await this.nextDue();
+        if (done) return;
+        if (!top) {
+          if (this.inflight > 0 || this.working > 0) continue;
+          throw new Error('clock: the work waits for something, but no timer is left to run');
+        }
+        if (top.at > deadline) throw new Error(`clock: the work did not finish within ${(options.maxDuration ?? DEFAULT_SETTLE_DURATION) / 1000}s of virtual time`);
+        await this.run(top);
+      }
+    });
+    return observed;
+  }
+
+  /**
+   * Awaits work of a caller outside the simulation (the CLI, a test, the editor while nothing
+   * plays the clock) that takes virtual time, such as a request whose etcd write must be
+   * replicated: unless something already moves the clock (settle, advance, a running Pacer),
+   * timers run until every such work is done. Work started while the clock runs for someone
+   * else is simply awaited.
+   */
+  drive<T>(work: Promise<T>): Promise<T> {
+    if (this.paced || (this.running && !this.driveLoop)) return work;
+    const entry = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.drivenWork.add(entry);
+    void entry.then(() => this.drivenWork.delete(entry));
+    this.driveLoop ??= this.runDriven();
+    const loop = this.driveLoop;
+    // A timer that failed while driving fails the work too.
+    return Promise.race([work, loop.then(() => work)]);
+  }
+
+  private async runDriven(): Promise<void> {
+    try {
+      while (this.drivenWork.size > 0) await this.until(Promise.all([...this.drivenWork]));
+    } finally {
+      this.driveLoop = undefined;
+    }
+  }
+
   private async exclusive(body: () => Promise<void>): Promise<void> {
+    // Work driven for a caller outside the simulation finishes first.
+    while (this.running && this.driveLoop) await this.driveLoop.catch(() => undefined);
     if (this.running) throw new Error('clock: advance/step/settle called while the clock is already running');
     this.running = true;
     try {

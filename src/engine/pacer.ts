@@ -52,6 +52,7 @@ export class Pacer {
   resume(): void {
     if (this.state === 'running') return;
     this.state = 'running';
+    this.clock.paced = true;
     this.lastWall = this.wall.now();
     this.schedule();
     this.emit();
@@ -60,6 +61,7 @@ export class Pacer {
   pause(): void {
     if (this.state === 'paused') return;
     this.state = 'paused';
+    this.clock.paced = false;
     this.cancelTick?.();
     this.cancelTick = undefined;
     this.emit();
@@ -67,11 +69,20 @@ export class Pacer {
 
   /** Runs the next pending timer (while paused): one discrete event of the cluster. */
   step(): Promise<boolean> {
-    let ran = false;
-    this.busy = this.busy.then(async () => {
-      ran = await this.clock.step();
-    });
-    return this.busy.then(() => ran);
+    return this.stepWith(() => this.clock.step());
+  }
+
+  /**
+   * Runs a stepping function (stepToNextChange) after the tick in progress, so that it never
+   * overlaps the pacer's own advance of the clock.
+   */
+  stepWith<T>(run: () => Promise<T>): Promise<T> {
+    const result = this.busy.then(run);
+    this.busy = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
   }
 
   /** Waits for the tick in progress, if any (for tests and orderly shutdown). */

@@ -1,28 +1,32 @@
 /**
  * The running cluster on the extension host's side (no vscode import: the session loads this
  * bundle on first use). It wires createCluster to the host's event loop: a ClockHost that
- * yields every ~20 ms of wall time (DESIGN.md invariant 8) and a Pacer on setTimeout and
+ * yields every ~20 ms of wall time (docs/architecture.md, invariant 8) and a Pacer on setTimeout and
  * performance.now. The editor's informers (cluster-view.ts) and the language server's mirror
  * feed (mirror-feed.ts) watch it as an API client; user intent (apply, delete, node and workload
  * operations) goes out as API requests with the current user's identity, so RBAC answers.
  */
 import { createCluster, type Cluster } from '../engine/cluster';
+import { SLOW_DISK_FSYNC_MS, type LatencySetting, type MemberStatus } from '../engine/store/etcdserver';
 import type { KubeObject } from '../engine/api/types';
-import { formatKubectlError } from '../engine/api/kubectl-format';
+import { formatKubectlError } from '../engine/kubectl/format';
 import { StatusError, type Status } from '../engine/api/status';
 import { ADMIN_USER, type UserInfo } from '../engine/apiserver/authn/user';
 import { componentUserAgent, type Client } from '../engine/client/client';
 import { SharedInformerFactory } from '../engine/client/informer';
 import { SERVICEACCOUNTS } from '../engine/client/resources';
-import { cordon, drain, uncordon } from '../engine/components/kubectl/node';
-import { rolloutRestart, rolloutUndo, scale, type DeploymentRef, type ScalableRef, type WorkloadRef } from '../engine/components/kubectl/workload';
-import { applyDocument, type ApplyResult } from '../engine/manifests/apply';
+import { cordon, drain, uncordon } from '../engine/kubectl/node';
+import { rolloutRestart, rolloutUndo, scale, type DeploymentRef, type ScalableRef, type WorkloadRef } from '../engine/kubectl/workload';
+import { applyDocument, type ApplyResult } from '../engine/kubectl/apply';
 import { parseManifest } from '../engine/apiserver/decode';
 import { Pacer, type WallClock } from '../engine/pacer';
+import { stepToNextChange } from '../engine/step';
+import { describeRecord } from '../engine/timeline/describe';
+import { PANEL_AGENT_SUFFIX } from '../engine/timeline/noise';
 import { DEFAULT_SLICE_MS, slicingClockHost } from '../host/clock-host';
 import { realWallClock } from '../host/wall-clock';
 import type { Taint } from '../engine/kubelet/api';
-import type { TraceBuffer } from '../engine/trace/buffer';
+import type { SavedTrace, TraceBuffer } from '../engine/trace/buffer';
 import type { MirrorSyncParams } from '../protocol/language-server';
 import type { SelfSignedCertificate } from '../http/tls';
 import { InformerClusterView } from './cluster-view';
@@ -31,11 +35,15 @@ import type { Identity } from './identity';
 import { liveErrorYaml, liveObjectYaml } from './live-yaml';
 import { deleteManifestObject, manifestObjects, type ObjectRef } from './manifest-objects';
 import { MirrorFeed } from './mirror-feed';
+import { StateLog } from './panel/state-log';
+import type { PanelCluster } from './panel/host';
 import type { FieldValidation, KubeSimSettings } from './settings';
 import { CLUSTER_SNAPSHOT_FORMAT, type ClusterSnapshot } from './snapshot';
-import type { ClusterSummary } from './status-text';
+import type { ClusterSummary, StepReport } from './status-text';
 
 const EDITOR_AGENT = componentUserAgent('kubesim-vscode');
+/** The panel's own reads (time travel) say so in their User-Agent, so it never shows them as the user's. */
+const PANEL_AGENT = componentUserAgent('kubesim-vscode', PANEL_AGENT_SUFFIX);
 const ROLEBINDINGS = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings' };
 const CLUSTERROLEBINDINGS = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings' };
 
@@ -43,6 +51,8 @@ export interface ClusterHostOptions {
   settings: KubeSimSettings;
   /** Start from a saved cluster instead of a new one. */
   restore?: ClusterSnapshot;
+  /** With a restored cluster: the trace saved with it, so the panel's story goes on. */
+  trace?: SavedTrace;
   /** kubesim/mirrorSync to the language server. */
   mirror: (params: MirrorSyncParams) => void;
   /** The simulation stopped on an engine failure (the clock is paused). */
@@ -108,6 +118,17 @@ async function operation(run: () => Promise<string | string[]>): Promise<Operati
   }
 }
 
+/** The simulated etcd from the settings: its members, and the latency model (the engine's default unless set). */
+function etcdOptions(settings: KubeSimSettings): { members: number; latency?: LatencySetting } {
+  const e = settings.etcd;
+  const parts = { ...(e.apiserverMs !== undefined ? { apiserverMs: e.apiserverMs } : {}), ...(e.rttMs !== undefined ? { rttMs: e.rttMs } : {}), ...(e.walFsyncMs !== undefined ? { walFsyncMs: e.walFsyncMs } : {}) };
+  if (e.latency === 'instant') return { members: e.members, latency: 'instant' };
+  if (e.latency === 'model' || Object.keys(parts).length > 0) return { members: e.members, latency: Object.keys(parts).length > 0 ? parts : 'model' };
+  return { members: e.members };
+}
+
+export type EtcdMemberAction = 'stop' | 'start' | 'partition' | 'heal' | 'slow';
+
 export class ClusterHost {
   user: Identity;
   fieldValidation: FieldValidation;
@@ -122,6 +143,7 @@ export class ClusterHost {
     readonly view: InformerClusterView,
     factory: SharedInformerFactory,
     feed: MirrorFeed,
+    readonly stateLog: StateLog,
     settings: KubeSimSettings,
   ) {
     this.factory = factory;
@@ -146,20 +168,25 @@ export class ClusterHost {
         taints: taints(settings),
         zones: settings.nodes.zones,
       },
-      restore: restore && { store: restore.store, nodes: restore.nodes },
+      restore: restore && { store: restore.store, nodes: restore.nodes, trace: options.trace },
+      metricsServer: settings.metricsServer,
+      etcd: etcdOptions(settings),
     });
     const admin = cluster.client(undefined, EDITOR_AGENT);
     const factory = new SharedInformerFactory({ client: admin, clock: cluster.clock, random: cluster.random.fork('kubesim-vscode'), component: 'kubesim-vscode' });
     const view = new InformerClusterView(factory, cluster.clock);
     const feed = new MirrorFeed(factory, cluster.server.registry.all(), options.mirror);
+    const machines = cluster.nodes().map((node) => ({ node, running: cluster.kubelet(node)?.isRunning ?? false }));
+    const stateLog = new StateLog({ factory, trace: cluster.trace, clock: cluster.clock, machines });
     factory.start();
     const pacer = new Pacer(cluster.clock, options.wall ?? realWallClock, options.onError);
     pacer.setSpeed(settings.speed);
-    const host = new ClusterHost(cluster, pacer, view, factory, feed, settings);
-    // The informers list in clock tasks due now: run them (no virtual time passes), then feed
-    // the language server the full picture.
+    const host = new ClusterHost(cluster, pacer, view, factory, feed, stateLog, settings);
+    // The informers list in clock tasks due now: run them, and the clock as far as their lists
+    // take (a few ms of etcd's time with the latency model, none with instant), then feed the
+    // language server the full picture.
     await cluster.advance(0);
-    await view.whenSynced();
+    await cluster.drive(view.whenSynced());
     feed.replace();
     if (!restore || restore.clock.state === 'running') pacer.resume();
     return host;
@@ -169,9 +196,29 @@ export class ClusterHost {
     return this.cluster.trace;
   }
 
-  /** The admin, for reads the panel makes (time travel). */
+  /** The admin, for the editor's own reads (live documents, Switch User's list). */
   get adminClient(): Client {
     return this.cluster.client(undefined, EDITOR_AGENT);
+  }
+
+  /** The admin, for the reads the control-plane panel makes (time travel), under the panel's User-Agent. */
+  get panelClient(): Client {
+    return this.cluster.client(undefined, PANEL_AGENT);
+  }
+
+  /** What the control-plane panel's feed reads (src/extension/panel/host.ts). */
+  panelCluster(): PanelCluster {
+    const clock = this.cluster.clock;
+    return { trace: this.trace, client: this.panelClient, state: this.stateLog, logs: this.cluster.logs, etcd: this.cluster.etcd, now: () => clock.now() };
+  }
+
+  /** Pauses and moves to the cluster's next change (src/engine/step.ts). */
+  async stepToNextChange(): Promise<StepReport> {
+    this.pacer.pause();
+    const { clock, trace } = this.cluster;
+    const result = await this.pacer.stepWith(() => stepToNextChange(clock, trace));
+    const first = result.changes[0];
+    return { stopped: result.stopped, elapsed: result.elapsed, time: clock.now(), changes: result.changes.length, ...(first ? { first: describeRecord(first) } : {}) };
   }
 
   /** The current user, for what the user asks for. */
@@ -375,6 +422,37 @@ export class ClusterHost {
     return this.served;
   }
 
+  /** The simulated etcd's members as the engine reports them (undefined with a real etcd). */
+  etcdMembers(): MemberStatus[] | undefined {
+    return this.cluster.etcd?.status();
+  }
+
+  /** A fault on an etcd member (what `kubesim apply --etcd-fault ACTION:MEMBER` does). */
+  etcdAction(action: EtcdMemberAction, member: string): Promise<OperationResult> {
+    return operation(async () => {
+      const etcd = this.cluster.etcd;
+      if (!etcd) throw new Error('kubesim: the cluster is stored in a real etcd; its members are not simulated');
+      const m = etcd.member(member);
+      switch (action) {
+        case 'stop':
+          etcd.stop(m.name);
+          return `etcd member ${m.name} stopped`;
+        case 'start':
+          etcd.start(m.name);
+          return `etcd member ${m.name} started`;
+        case 'partition':
+          etcd.partition(m.name);
+          return `etcd member ${m.name} cut off from the other members`;
+        case 'heal':
+          etcd.heal(m.name);
+          return `etcd member ${m.name} healed (network and disk)`;
+        case 'slow':
+          etcd.slowDisk(m.name);
+          return `etcd member ${m.name}'s disk is slow (each WAL fsync takes ${SLOW_DISK_FSYNC_MS} ms)`;
+      }
+    });
+  }
+
   /** The language server restarted: give it the full picture again. */
   resyncMirror(): void {
     this.feed.replace();
@@ -387,6 +465,7 @@ export class ClusterHost {
     this.pacer.dispose();
     await this.pacer.idle();
     this.feed.stop();
+    this.stateLog.stop();
     this.view.stop();
     this.factory.shutdown();
     await this.cluster.close();

@@ -7,17 +7,21 @@
 import type { KubeObject } from '../engine/api/types';
 import type { Clock } from '../engine/clock';
 import { deletedObject, metaNamespaceKey, NODE_NAME_INDEX, nodeNameIndexFunc, type SharedIndexInformer, type SharedInformerFactory } from '../engine/client/informer';
-import { DEPLOYMENTS, ENDPOINTSLICES, EVENTS, NAMESPACES, NODES, PODS, REPLICASETS, SERVICES } from '../engine/client/resources';
+import { DEPLOYMENTS, ENDPOINTSLICES, EVENTS, HORIZONTALPODAUTOSCALERS, NAMESPACES, NODES, PODS, REPLICASETS, SERVICES } from '../engine/client/resources';
 import type { GroupVersionResource } from '../engine/api/types';
 import { printerFor } from '../engine/printers';
+import type { Pod } from '../engine/scheduler/api';
+import { computePodResources } from '../engine/scheduler/cache/resource';
 import type { Cell } from '../engine/printers/table';
 import { VIEW_KINDS, type ClusterView, type ViewChange, type ViewKind, type ViewObject } from './view-types';
+import { setOwn } from '../engine/api/own';
 
 const RESOURCES: Record<ViewKind, GroupVersionResource> = {
   nodes: NODES,
   namespaces: NAMESPACES,
   deployments: DEPLOYMENTS,
   replicasets: REPLICASETS,
+  horizontalpodautoscalers: HORIZONTALPODAUTOSCALERS,
   pods: PODS,
   services: SERVICES,
   endpointslices: ENDPOINTSLICES,
@@ -87,6 +91,21 @@ export class InformerClusterView implements ClusterView {
     return this.rows('pods', this.informer('pods').indexer.byIndex(NODE_NAME_INDEX, nodeName));
   }
 
+  requested(nodeName: string): { milliCPU: number; memory: number; pods: number } {
+    let milliCPU = 0;
+    let memory = 0;
+    let pods = 0;
+    for (const pod of this.informer('pods').indexer.byIndex(NODE_NAME_INDEX, nodeName)) {
+      const phase = (pod.status as { phase?: unknown } | undefined)?.phase;
+      if (phase === 'Succeeded' || phase === 'Failed') continue;
+      const r = computePodResources(pod as unknown as Pod).requests;
+      milliCPU += r.milliCPU;
+      memory += r.memory;
+      pods++;
+    }
+    return { milliCPU, memory, pods };
+  }
+
   slicesOfService(namespace: string, name: string): ViewObject[] {
     const slices = this.informer('endpointslices').indexer.listNamespace(namespace).filter((s) => s.metadata.labels?.[SERVICE_NAME_LABEL] === name);
     return this.rows('endpointslices', slices);
@@ -121,13 +140,18 @@ export class InformerClusterView implements ClusterView {
     return objects.map((o) => this.viewObject(kind, o)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
+  /** kubectl get's cells of the object at the current virtual time, by lower-case column name. */
+  row(kind: ViewKind, object: KubeObject): Record<string, Cell> {
+    return this.viewObject(kind, object).row as Record<string, Cell>;
+  }
+
   /** The object with kubectl get's cells, printed at the current virtual time. */
   private viewObject(kind: ViewKind, object: KubeObject): ViewObject {
     const gvr = RESOURCES[kind];
     const printer = printerFor(gvr.group, gvr.resource);
     const cells = printer.cells(object, { now: this.clock.now() });
     const row: Record<string, Cell> = {};
-    printer.columns.forEach((c, i) => (row[c.name.toLowerCase()] = cells[i] ?? null));
+    printer.columns.forEach((c, i) => setOwn(row, c.name.toLowerCase(), cells[i] ?? null));
     return { kind, key: metaNamespaceKey(object), object, row };
   }
 

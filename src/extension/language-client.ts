@@ -2,13 +2,13 @@
  * The kubesim language server (dist/server.js) for YAML files (this module is its own bundle,
  * dist/language-client.js, loaded by language-server-link.ts), and the two things the extension
  * tells it beyond LSP: the live cluster's objects for its mirror (kubesim/mirrorSync) and whose
- * identity to validate with (kubesim/setUser). Whenever the server (re)starts, `onReady` runs
+ * identity and field validation to validate with (kubesim/setUser, kubesim/setApplyOptions). Whenever the server (re)starts, `onReady` runs
  * so the extension can give it the full picture again.
  */
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { MIRROR_STATE, MIRROR_SYNC, SET_USER, type MirrorStateResult, type MirrorSyncParams, type SetUserParams } from '../protocol/language-server';
+import { MIRROR_STATE, MIRROR_SYNC, SET_APPLY_OPTIONS, SET_USER, type MirrorStateResult, type MirrorSyncParams, type SetApplyOptionsParams, type SetUserParams } from '../protocol/language-server';
 import type { Identity } from './identity';
 
 export class KubeSimLanguageClient {
@@ -35,6 +35,10 @@ export class KubeSimLanguageClient {
   setUser(user: Identity): void {
     const params: SetUserParams = { username: user.username, groups: [...user.groups] };
     this.client.sendNotification(SET_USER, params).catch(() => undefined);
+  }
+
+  setApplyOptions(params: SetApplyOptionsParams): void {
+    this.client.sendNotification(SET_APPLY_OPTIONS, params).catch(() => undefined);
   }
 
   mirrorState(): Promise<MirrorStateResult> {

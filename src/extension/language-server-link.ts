@@ -4,7 +4,7 @@
  * started right after activation returns. What is sent before then waits for it.
  */
 import type * as vscode from 'vscode';
-import type { MirrorStateResult, MirrorSyncParams } from '../protocol/language-server';
+import type { MirrorStateResult, MirrorSyncParams, SetApplyOptionsParams } from '../protocol/language-server';
 import { loadLanguageClient } from './host-loader';
 import type { Identity } from './identity';
 import type { KubeSimLanguageClient } from './language-client';
@@ -40,6 +40,10 @@ export class LanguageServerLink {
 
   setUser(user: Identity): void {
     void this.client?.then((c) => c.setUser(user), () => undefined);
+  }
+
+  setApplyOptions(params: SetApplyOptionsParams): void {
+    void this.client?.then((c) => c.setApplyOptions(params), () => undefined);
   }
 
   async mirrorState(): Promise<MirrorStateResult | undefined> {

@@ -7,12 +7,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerClockCommands } from './commands/clock';
-import { registerClusterCommands } from './commands/cluster';
+import { registerClusterCommands, showEtcd } from './commands/cluster';
+import { registerEtcdCommands } from './commands/etcd';
 import { registerEndpointCommands } from './commands/endpoint';
 import { registerLiveCommands } from './commands/live';
 import { registerManifestCommands } from './commands/manifest';
 import { registerNodeCommands } from './commands/nodes';
 import { registerWorkloadCommands } from './commands/workloads';
+import { registerWalkthroughCommands } from './commands/walkthrough';
 import type { Services } from './commands/services';
 import { ApiEndpointController } from './endpoint/controller';
 import { loadClusterHost } from './host-loader';
@@ -25,6 +27,7 @@ import { ClusterSession } from './session';
 import { parseSettings, settingsChange, type KubeSimSettings } from './settings';
 import { StatusBar } from './status-bar';
 import { ClusterTreeProvider } from './tree/provider';
+import { EtcdTreeProvider } from './tree/etcd';
 
 /** What the extension's tests reach through `extensions.getExtension('kubesim.kubesim').exports`. */
 export interface KubeSimApi {
@@ -37,6 +40,8 @@ export interface KubeSimApi {
   /** Start / Stop API Endpoint. */
   readonly apiEndpoint: ApiEndpointController;
   readonly languageServer: LanguageServerLink;
+  /** Where the cluster is saved (the workspace storage's cluster.json); undefined without a folder. */
+  readonly savedCluster: string | undefined;
   settings(): KubeSimSettings;
 }
 
@@ -56,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
   let settings = readSettings(output);
   const client = new LanguageServerLink(context, () => {
     client.setUser(settings.user);
+    client.setApplyOptions({ fieldValidation: settings.fieldValidation });
     session?.current?.resyncMirror();
   });
   languageServer = client;
@@ -64,9 +70,15 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
     output.notify('error', message);
   };
   const file = context.storageUri ? new SnapshotFile(path.join(context.storageUri.fsPath, SNAPSHOT_FILE)) : undefined;
-  const s = new ClusterSession({ load: () => loadClusterHost(context.extensionPath), settings: () => settings, file, mirror: (p) => client.mirror(p), report });
+  const warn = (message: string): void => {
+    output.append([`# ${message}`]);
+    output.notify('warning', message);
+  };
+  const log = (line: string): void => output.append([line]);
+  const s = new ClusterSession({ load: () => loadClusterHost(context.extensionPath), settings: () => settings, file, mirror: (p) => client.mirror(p), report, warn, log });
   session = s;
   const tree = new ClusterTreeProvider(s);
+  const etcdTree = new EtcdTreeProvider(s);
   const statusBar = new StatusBar(s);
   const live = new LiveDocuments(s);
   const services: Services = { context, session: s, output, tree, live, settings: () => settings };
@@ -78,6 +90,9 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
     live,
     apiEndpoint,
     vscode.window.createTreeView('kubesim.cluster', { treeDataProvider: tree, showCollapseAll: true }),
+    etcdTree,
+    vscode.window.createTreeView('kubesim.etcd', { treeDataProvider: etcdTree }),
+    ...registerEtcdCommands(services, etcdTree, (member) => showEtcd(services, member)),
     ...registerManifestCommands(services),
     ...registerClockCommands(services),
     ...registerNodeCommands(services),
@@ -85,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
     ...registerLiveCommands(services),
     ...registerClusterCommands(services),
     ...registerEndpointCommands(apiEndpoint),
+    ...registerWalkthroughCommands(services),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('kubesim')) return;
       const before = settings;
@@ -99,7 +115,7 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
       void s.hasSaved().then((saved) => (saved ? s.get().then(() => undefined) : undefined)).catch((err: unknown) => report(`KubeSim: ${err instanceof Error ? err.message : String(err)}`));
     }, 0);
   }
-  return { activationMs: performance.now() - started, session: s, tree, output, statusBar, apiEndpoint, languageServer: client, settings: () => settings };
+  return { activationMs: performance.now() - started, session: s, tree, output, statusBar, apiEndpoint, languageServer: client, savedCluster: file?.file, settings: () => settings };
 }
 
 /** A settings change reaches the running cluster at once where it can, else the user is told a reset is needed. */
@@ -114,6 +130,7 @@ async function settingsChanged(s: Services, client: LanguageServerLink, apiEndpo
     vscode.window.setStatusBarMessage(`KubeSim: acting as ${describeIdentity(after.user)}`, 4000);
   }
   if (host && change.speed) host.pacer.setSpeed(after.speed);
+  if (change.fieldValidation) client.setApplyOptions({ fieldValidation: after.fieldValidation });
   if (host && change.fieldValidation) host.fieldValidation = after.fieldValidation;
   if (change.persistence) await s.session.setPersistence(after.persistence);
   if (host && change.addNodes > 0) {

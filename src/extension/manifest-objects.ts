@@ -3,13 +3,13 @@
  * (background propagation, kubectl's default cascade), reported as kubectl reports it
  * (`deployment.apps "web" deleted from default namespace`; errors with the file as their source).
  */
-import { formatKubectlError, withSource } from '../engine/api/kubectl-format';
+import { formatKubectlError, withSource } from '../engine/kubectl/format';
 import { noKindMatchMessage } from '../engine/api/registry';
 import type { Status } from '../engine/api/status';
 import { isObject, parseApiVersion, type JsonObject } from '../engine/api/types';
 import { parseManifest } from '../engine/apiserver/decode';
 import type { Client } from '../engine/client/client';
-import type { ApplyResult } from '../engine/manifests/apply';
+import type { ApplyResult } from '../engine/kubectl/apply';
 
 /** An object as the API addresses it. */
 export interface ObjectRef {

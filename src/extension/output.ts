@@ -1,16 +1,20 @@
 /**
  * The "KubeSim" output channel and the notifications: kubectl's lines go to the channel under
  * the command line that produced them; the summary pops up with the report's severity and a
- * button to the channel. The channel's text is also kept (bounded) for the extension's tests.
+ * button to the channel. The channel's text and the notifications are also kept (bounded) for
+ * the extension's tests.
  */
 import * as vscode from 'vscode';
 import type { Report } from './messages';
 
 const KEPT_LINES = 2000;
+const KEPT_NOTIFICATIONS = 50;
 
 export class Output implements vscode.Disposable {
   private channel: vscode.OutputChannel | undefined;
   private readonly kept: string[] = [];
+  /** The notifications shown, newest last (bounded), for the extension's tests. */
+  readonly notifications: { severity: Report['severity']; message: string }[] = [];
 
   /** Created on first use: activation stays cheap. */
   private get out(): vscode.OutputChannel {
@@ -37,6 +41,8 @@ export class Output implements vscode.Disposable {
   }
 
   notify(severity: Report['severity'], message: string): void {
+    this.notifications.push({ severity, message });
+    if (this.notifications.length > KEPT_NOTIFICATIONS) this.notifications.shift();
     const show = 'Show Output';
     const shown = severity === 'error' ? vscode.window.showErrorMessage(message, show) : severity === 'warning' ? vscode.window.showWarningMessage(message, show) : vscode.window.showInformationMessage(message, show);
     void shown.then((choice) => {

@@ -1,16 +1,24 @@
 /**
- * The cluster in the workspace storage: one JSON file written atomically (a temporary file,
- * then a rename, so a reload in the middle of a write finds the old file or the new one, never
- * half of one), and an autosaver that coalesces the cluster's constant changes into at most one
- * write per interval. The session that started last owns the file: an older one still running
- * (code-server keeps a closed window's extension host alive for a while) stops writing.
+ * The cluster in the workspace storage: cluster.json (the snapshot) and cluster.trace.jsonl (the
+ * trace, trace-log.ts), each written durably (durable-file.ts: a temporary file fsynced, renamed
+ * over the old one, the folder fsynced), so a reload or a crash in the middle of a save finds the
+ * old cluster or the new one, never half of one. A saved cluster that cannot be read is moved
+ * aside under a timestamped name, never overwritten, and the caller says where. The temporary
+ * files of an interrupted save are removed at the next start. An autosaver coalesces the
+ * cluster's constant changes into at most one save per interval. The session that started last
+ * owns the files: an older one still running (code-server keeps a closed window's extension host
+ * alive for a while) stops writing.
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import type { SavedTrace, TraceBuffer } from '../engine/trace/buffer';
+import { moveAside, removeInterruptedWrites, writeFileDurably, type RemovedTemp } from './durable-file';
 import { parseClusterSnapshot, snapshotJsonChunks, type ClusterSnapshot } from './snapshot';
+import { TraceLog, type TraceFileDamaged } from './trace-log';
 
 export const SNAPSHOT_FILE = 'cluster.json';
+export const TRACE_FILE = 'cluster.trace.jsonl';
 
 /** Another session took over the saved cluster. */
 export class SupersededError extends Error {
@@ -19,55 +27,114 @@ export class SupersededError extends Error {
   }
 }
 
-export class SnapshotFile {
-  private seq = 0;
-  private readonly id = randomUUID();
+/** The saved cluster could not be read: it was moved aside, to `movedTo`. */
+export class DamagedSnapshotError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly movedTo: string,
+  ) {
+    super(`the saved cluster could not be read (${reason}); it was moved to ${movedTo}`);
+  }
+}
 
-  constructor(readonly file: string) {}
+export interface SavedCluster {
+  snapshot: ClusterSnapshot;
+  /** The trace as it was (empty when the snapshot names no trace position). */
+  trace: SavedTrace;
+  /** The trace file could not be read and was moved aside: the cluster comes back without its history. */
+  traceDamaged?: TraceFileDamaged;
+}
+
+export class SnapshotFile {
+  private readonly id = randomUUID();
+  readonly traceLog: TraceLog;
+
+  constructor(
+    readonly file: string,
+    traceFile = path.join(path.dirname(file), TRACE_FILE),
+  ) {
+    this.traceLog = new TraceLog(traceFile);
+  }
 
   private get ownerFile(): string {
     return `${this.file}.owner`;
   }
 
-  /** From now on this session writes the file; one that claimed it before stops. */
+  /** From now on this session writes the files; one that claimed them before stops. */
   async claim(): Promise<void> {
     await fs.mkdir(path.dirname(this.file), { recursive: true });
     await fs.writeFile(this.ownerFile, this.id, 'utf8');
   }
 
-  /** The saved cluster; undefined when there is none. A damaged file throws, saying why. */
-  async load(): Promise<ClusterSnapshot | undefined> {
+  /** Whether there is a saved cluster (readable or not). */
+  async exists(): Promise<boolean> {
+    return fs.stat(this.file).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Removes what interrupted saves left behind (their writers are gone). */
+  removeInterruptedWrites(): Promise<RemovedTemp[]> {
+    return removeInterruptedWrites([this.file, this.traceLog.file]);
+  }
+
+  /**
+   * The saved cluster, its trace holding at most `traceCapacity` records; undefined when there is
+   * none. One that cannot be read is moved aside (with its trace) and DamagedSnapshotError says where.
+   */
+  async load(traceCapacity: number): Promise<SavedCluster | undefined> {
     let text: string;
     try {
       text = await fs.readFile(this.file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
+      // Unreadable (a folder in its place, no permission): out of the way too, if it can be moved.
+      throw await this.damaged(err instanceof Error ? err.message : String(err));
     }
-    return parseClusterSnapshot(text);
+    let snapshot: ClusterSnapshot;
+    try {
+      snapshot = parseClusterSnapshot(text);
+    } catch (err) {
+      // JSON.parse quotes the bytes it stopped at: binary garbage stays on one readable line.
+      throw await this.damaged((err instanceof Error ? err.message : String(err)).replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, '?'));
+    }
+    if (!snapshot.trace) {
+      await this.traceLog.remove();
+      return { snapshot, trace: { next: 1, records: [] } };
+    }
+    const read = await this.traceLog.read(snapshot.trace.next, traceCapacity);
+    return { snapshot, trace: read.trace, traceDamaged: read.damaged };
   }
 
-  async save(snapshot: ClusterSnapshot): Promise<void> {
+  /**
+   * Moves the saved cluster (and its trace) aside because it cannot be used; the error to report.
+   * Also for a snapshot that reads but cannot be restored.
+   */
+  async damaged(reason: string): Promise<DamagedSnapshotError> {
+    const when = new Date();
+    const movedTo = await moveAside(this.file, when);
+    if (await fs.stat(this.traceLog.file).then(() => true, () => false)) await moveAside(this.traceLog.file, when);
+    await this.traceLog.remove();
+    return new DamagedSnapshotError(reason, movedTo);
+  }
+
+  /**
+   * Saves the snapshot with the trace, both as they are now: the trace's new records are taken
+   * before anything is awaited (the snapshot was taken in the same step), written and fsynced
+   * first, then the snapshot that names how far the trace goes.
+   */
+  async save(snapshot: ClusterSnapshot, trace?: TraceBuffer): Promise<void> {
+    const piece = trace && this.traceLog.take(trace);
     const owner = await fs.readFile(this.ownerFile, 'utf8').catch(() => undefined);
     if (owner !== this.id) throw new SupersededError();
-    await fs.mkdir(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.${++this.seq}.tmp`;
-    try {
-      const out = await fs.open(tmp, 'w');
-      try {
-        for (const piece of snapshotJsonChunks(snapshot)) await out.write(piece);
-      } finally {
-        await out.close();
-      }
-      await fs.rename(tmp, this.file);
-    } catch (err) {
-      await fs.rm(tmp, { force: true });
-      throw err;
-    }
+    if (piece) await this.traceLog.write(piece);
+    await writeFileDurably(this.file, snapshotJsonChunks(piece ? { ...snapshot, trace: { next: piece.next } } : snapshot));
   }
 
   async remove(): Promise<void> {
     await fs.rm(this.file, { force: true });
+    await this.traceLog.remove();
   }
 }
 

@@ -6,9 +6,12 @@
  * more when the session ends. No vscode import: the extension's tests drive it in plain node too.
  */
 import type { PanelCluster } from './panel/host';
+import { PanelFeed, type PanelConnection } from './panel/feed';
+import type { HostMessage } from '../protocol/panel';
 import type * as HostModule from './cluster-host';
 import type { ClusterHost } from './cluster-host';
-import { AutoSaver, SupersededError, type SnapshotFile } from './persistence';
+import { AutoSaver, DamagedSnapshotError, SupersededError, type SnapshotFile } from './persistence';
+import type { SavedTrace } from '../engine/trace/buffer';
 import type { KubeSimSettings } from './settings';
 import type { ClusterSnapshot } from './snapshot';
 import type { MirrorSyncParams } from '../protocol/language-server';
@@ -48,6 +51,10 @@ export interface SessionDeps {
   mirror(params: MirrorSyncParams): void;
   /** Something went wrong that the user should hear of. */
   report(message: string): void;
+  /** Something the user should know, though work goes on (a damaged save moved aside). */
+  warn(message: string): void;
+  /** A line for the KubeSim output, no notification. */
+  log?(line: string): void;
 }
 
 export class ClusterSession {
@@ -73,18 +80,21 @@ export class ClusterSession {
 
   /** The panel's view of the cluster (src/extension/panel/host.ts). */
   async cluster(): Promise<PanelCluster> {
-    const host = await this.get();
-    return { trace: host.trace, client: host.adminClient };
+    return (await this.get()).panelCluster();
   }
 
-  /** A saved cluster waits in the workspace storage. */
+  /** A feed of the running cluster for the control-plane panel (PanelHost). */
+  async connect(post: (message: HostMessage) => void): Promise<PanelConnection> {
+    return new PanelFeed(await this.cluster(), post);
+  }
+
+  /**
+   * A saved cluster waits in the workspace storage (readable or not: a damaged one is moved
+   * aside, and the user told, as soon as the session starts).
+   */
   async hasSaved(): Promise<boolean> {
     if (!this.deps.file || !this.deps.settings().persistence) return false;
-    try {
-      return (await this.deps.file.load()) !== undefined;
-    } catch {
-      return false;
-    }
+    return this.deps.file.exists();
   }
 
   /** Replaces the cluster with a new one from the current settings. */
@@ -128,26 +138,44 @@ export class ClusterSession {
   /** `from`: a snapshot, 'fresh', or undefined for "the saved one if any". */
   private async start(from: ClusterSnapshot | 'fresh' | undefined): Promise<ClusterHost> {
     const settings = this.deps.settings();
+    let file = settings.persistence ? this.deps.file : undefined;
     let restore = from === 'fresh' ? undefined : from;
-    if (from === undefined && settings.persistence && this.deps.file) {
+    let trace: SavedTrace | undefined;
+    if (file) await this.removeInterruptedWrites(file);
+    if (from === undefined && file) {
       try {
-        restore = await this.deps.file.load();
+        const saved = await file.load(settings.traceBufferSize);
+        restore = saved?.snapshot;
+        trace = saved?.trace;
+        if (saved?.traceDamaged) this.deps.warn(`KubeSim: ${saved.traceDamaged.message}; the cluster comes back without its trace.`);
       } catch (err) {
-        this.deps.report(`KubeSim: the saved cluster could not be read, a new one starts: ${err instanceof Error ? err.message : String(err)}`);
+        if (err instanceof DamagedSnapshotError) this.deps.warn(`KubeSim: ${err.message}. A new cluster starts.`);
+        else {
+          // It could not even be moved aside: this session leaves it as it is and saves nothing.
+          this.deps.report(`KubeSim: the saved cluster could not be read or moved aside (${err instanceof Error ? err.message : String(err)}); a new cluster starts and is not saved, ${file.file} is left as it is.`);
+          file = undefined;
+        }
       }
     }
     const module = this.deps.load();
     let host: ClusterHost;
+    let withTrace = trace !== undefined && restore !== undefined;
     try {
-      host = await module.ClusterHost.start({ settings, restore, mirror: this.deps.mirror, onError: (err) => this.engineFailed(err) });
+      host = await module.ClusterHost.start({ settings, restore, trace, mirror: this.deps.mirror, onError: (err) => this.engineFailed(err) });
     } catch (err) {
+      withTrace = false;
       if (!restore || from !== undefined) throw err;
-      this.deps.report(`KubeSim: the saved cluster could not be restored, a new one starts: ${err instanceof Error ? err.message : String(err)}`);
+      const reason = err instanceof Error ? err.message : String(err);
+      const damaged = file ? await file.damaged(reason).catch(() => undefined) : undefined;
+      if (damaged) this.deps.warn(`KubeSim: the saved cluster could not be restored (${reason}); it was moved to ${damaged.movedTo}. A new cluster starts.`);
+      else this.deps.report(`KubeSim: the saved cluster could not be restored, a new one starts: ${reason}`);
       host = await module.ClusterHost.start({ settings, mirror: this.deps.mirror, onError: (e) => this.engineFailed(e) });
     }
     this.host = host;
-    if (settings.persistence && this.deps.file) {
-      await this.deps.file.claim();
+    if (file) {
+      // A cluster that did not come with the saved trace starts a trace of its own.
+      if (!withTrace) file.traceLog.restart();
+      await file.claim();
       this.watchForSaves(host);
       this.saver!.changed();
     }
@@ -155,11 +183,24 @@ export class ClusterSession {
     return host;
   }
 
+  /** The temporary files of a save a crash interrupted go, at the next start. */
+  private async removeInterruptedWrites(file: SnapshotFile): Promise<void> {
+    try {
+      const removed = await file.removeInterruptedWrites();
+      if (removed.length === 0) return;
+      const mb = removed.reduce((n, r) => n + r.bytes, 0) / (1024 * 1024);
+      const s = removed.length === 1 ? '' : 's';
+      this.deps.log?.(`# removed ${removed.length} temporary file${s} of an interrupted save (${mb.toFixed(1)} MB): ${removed.map((r) => r.file).join(', ')}`);
+    } catch (err) {
+      this.deps.report(`KubeSim: the temporary files of an interrupted save could not be removed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
   private watchForSaves(host: ClusterHost): void {
     const file = this.deps.file;
     if (!file || this.saver) return;
     this.saver = new AutoSaver(
-      () => file.save(host.snapshot()),
+      () => file.save(host.snapshot(), host.trace),
       SAVE_INTERVAL_MS,
       (err) => {
         if (err instanceof SupersededError) void this.saver?.dispose();
@@ -170,6 +211,7 @@ export class ClusterSession {
     this.unsubscribe.push(
       host.view.onChange(() => saver.changed()),
       host.pacer.onChange(() => saver.changed()),
+      host.trace.subscribe(() => saver.changed()),
     );
   }
 

@@ -2,7 +2,7 @@
  * The kubesim.* settings, read and checked (a bad value falls back to its default and is
  * reported), and what a change of them means for a running cluster: applied on the spot (speed,
  * user, field validation, persistence, more nodes) or only by a reset (the machines, the seed,
- * the record buffer). The API endpoint's port is read when the endpoint starts.
+ * the record buffer, metrics-server). The API endpoint's port is read when the endpoint starts.
  */
 import { ADMIN, parseIdentity, type Identity } from './identity';
 
@@ -26,6 +26,17 @@ export interface NodeSettings {
   zones: string[];
 }
 
+export interface EtcdSettings {
+  /** Members of the simulated etcd (etcd-0 ...): 1, 3 or 5. */
+  members: number;
+  /** 'default': the engine's; 'model': each request pays its way; 'instant': no virtual time. */
+  latency: 'default' | 'model' | 'instant';
+  /** Parts of the latency model (ms) overriding its defaults; unset: the model's. */
+  apiserverMs?: number;
+  rttMs?: number;
+  walFsyncMs?: number;
+}
+
 export interface KubeSimSettings {
   nodes: NodeSettings;
   speed: number;
@@ -34,8 +45,11 @@ export interface KubeSimSettings {
   fieldValidation: FieldValidation;
   persistence: boolean;
   traceBufferSize: number;
+  /** Run metrics-server (metrics.k8s.io: kubectl top, HPAs); false: none, as in a kind cluster. */
+  metricsServer: boolean;
   /** The port Start API Endpoint listens on (0: a free one). */
   apiEndpoint: { port: number };
+  etcd: EtcdSettings;
 }
 
 export const DEFAULT_SETTINGS: KubeSimSettings = {
@@ -46,7 +60,9 @@ export const DEFAULT_SETTINGS: KubeSimSettings = {
   fieldValidation: 'Strict',
   persistence: true,
   traceBufferSize: 100_000,
+  metricsServer: true,
   apiEndpoint: { port: 0 },
+  etcd: { members: 3, latency: 'default' },
 };
 
 const CPU = /^\d+(\.\d+)?m?$/;
@@ -95,8 +111,18 @@ export function parseSettings(get: (key: string) => unknown): { settings: KubeSi
     fieldValidation: read('fieldValidation', d.fieldValidation, (v): v is FieldValidation => v === 'Strict' || v === 'Warn' || v === 'Ignore', 'Strict, Warn or Ignore'),
     persistence: read('persistence', d.persistence, (v): v is boolean => typeof v === 'boolean', 'true or false'),
     traceBufferSize: read('traceBufferSize', d.traceBufferSize, int(1000, 1_000_000), 'an integer from 1000 to 1000000'),
+    metricsServer: read('metricsServer', d.metricsServer, (v): v is boolean => typeof v === 'boolean', 'true or false'),
     apiEndpoint: { port: read('apiEndpoint.port', d.apiEndpoint.port, int(0, 65535), 'an integer from 0 to 65535') },
+    etcd: {
+      members: read('etcd.members', d.etcd.members, (v): v is number => v === 1 || v === 3 || v === 5, '1, 3 or 5'),
+      latency: read('etcd.latency', d.etcd.latency, (v): v is EtcdSettings['latency'] => v === 'default' || v === 'model' || v === 'instant', 'default, model or instant'),
+    },
   };
+  const ms = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 60_000;
+  for (const part of ['apiserverMs', 'rttMs', 'walFsyncMs'] as const) {
+    const v = read<number | undefined>(`etcd.${part}`, undefined, ms, 'a number of milliseconds from 0 to 60000');
+    if (v !== undefined) settings.etcd[part] = v;
+  }
   return { settings, problems };
 }
 
@@ -123,6 +149,8 @@ export function settingsChange(before: KubeSimSettings, after: KubeSimSettings):
   if (countAfter < countBefore) needReset.push('kubesim.nodes.count');
   if (before.seed !== after.seed) needReset.push('kubesim.seed');
   if (before.traceBufferSize !== after.traceBufferSize) needReset.push('kubesim.traceBufferSize');
+  if (before.metricsServer !== after.metricsServer) needReset.push('kubesim.metricsServer');
+  for (const key of ['members', 'latency', 'apiserverMs', 'rttMs', 'walFsyncMs'] as const) if (before.etcd[key] !== after.etcd[key]) needReset.push(`kubesim.etcd.${key}`);
   return {
     speed: before.speed !== after.speed,
     user: !same(before.user, after.user),

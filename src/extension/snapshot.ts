@@ -1,11 +1,12 @@
 /**
  * A saved cluster, as the workspace storage and Export / Import Cluster Snapshot keep it: the
  * etcd data (every key with its revisions, the history since the last compaction, leases), the
- * virtual time, the seed, the machines and whether their kubelets run, and the clock's state.
+ * virtual time, the seed, the machines and whether their kubelets run, the clock's state, and
+ * where the trace stood.
  * Everything else (controllers, scheduler, kubelets) starts again from the API's state.
  */
 import type { NodeConfig } from '../engine/kubelet/config';
-import { STORE_SNAPSHOT_FORMAT, type StoreSnapshot } from '../engine/store/memory/snapshot';
+import { STORE_SNAPSHOT_FORMAT, type StoreSnapshot } from '../engine/store/snapshot';
 
 export const CLUSTER_SNAPSHOT_FORMAT = 'kubesim/cluster-snapshot@1';
 
@@ -22,6 +23,12 @@ export interface ClusterSnapshot {
   clock: { state: 'running' | 'paused'; speed: number };
   nodes: SavedNode[];
   store: StoreSnapshot;
+  /**
+   * The id the trace's next record got when the snapshot was taken. The workspace's saved
+   * cluster keeps the records themselves beside the file (trace-log.ts); an exported snapshot
+   * carries none.
+   */
+  trace?: { next: number };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -40,12 +47,19 @@ export function parseClusterSnapshot(text: string): ClusterSnapshot {
   } catch (err) {
     throw new Error(`not a KubeSim cluster snapshot: ${err instanceof Error ? err.message : String(err)}`);
   }
+  return checkClusterSnapshot(value);
+}
+
+/** The value as a snapshot (parsed JSON, or one handed to the engine worker); throws an Error that says what is wrong with it. */
+export function checkClusterSnapshot(value: unknown): ClusterSnapshot {
   if (!isRecord(value) || value.format !== CLUSTER_SNAPSHOT_FORMAT) throw new Error(`not a KubeSim cluster snapshot (expected format ${CLUSTER_SNAPSHOT_FORMAT})`);
   const { seed, time, clock, nodes, store } = value;
   if (typeof seed !== 'string' || typeof time !== 'number' || !Number.isFinite(time)) throw new Error('cluster snapshot: bad seed or time');
   if (!isRecord(clock) || (clock.state !== 'running' && clock.state !== 'paused') || typeof clock.speed !== 'number') throw new Error('cluster snapshot: bad clock state');
   if (!Array.isArray(nodes) || !nodes.every(isNode)) throw new Error('cluster snapshot: bad nodes');
   if (!isRecord(store) || store.format !== STORE_SNAPSHOT_FORMAT) throw new Error(`cluster snapshot: the store is not a ${STORE_SNAPSHOT_FORMAT} snapshot`);
+  const trace = value.trace;
+  if (trace !== undefined && (!isRecord(trace) || !Number.isInteger(trace.next) || (trace.next as number) < 1)) throw new Error('cluster snapshot: bad trace position');
   return value as unknown as ClusterSnapshot;
 }
 

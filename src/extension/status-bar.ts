@@ -2,7 +2,8 @@
  * The status bar item: etcd revision, nodes, pods running and pending, and the clock; a click
  * opens the control plane. It follows the cluster's changes (debounced) and, while the clock
  * runs, ticks once a second for what no watch reports (revisions from leases, virtual time).
- * Its tooltip also tells where the API endpoint serves, while it does.
+ * Its tooltip also tells where the API endpoint serves, while it does. While the clock is
+ * paused a second item beside it steps to the next change.
  */
 import * as vscode from 'vscode';
 import type { ClusterSession } from './session';
@@ -13,6 +14,7 @@ const TICK_MS = 1000;
 
 export class StatusBar implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
+  readonly stepItem: vscode.StatusBarItem;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly ticker: ReturnType<typeof setInterval>;
   private unsubscribe: (() => void)[] = [];
@@ -23,6 +25,12 @@ export class StatusBar implements vscode.Disposable {
     this.item = vscode.window.createStatusBarItem('kubesim.status', vscode.StatusBarAlignment.Left, 10);
     this.item.name = 'KubeSim';
     this.item.command = 'kubesim.showControlPlane';
+    this.stepItem = vscode.window.createStatusBarItem('kubesim.step', vscode.StatusBarAlignment.Left, 9);
+    this.stepItem.name = 'KubeSim: Step';
+    this.stepItem.text = '$(debug-step-over)';
+    this.stepItem.tooltip = 'KubeSim: Step to Next Change (the next etcd write, reconcile, scheduling decision or kubelet step; heartbeats are run through)';
+    this.stepItem.accessibilityInformation = { label: 'KubeSim: Step to next change', role: 'button' };
+    this.stepItem.command = 'kubesim.step';
     this.render();
     this.item.show();
     this.subscription = session.onDidChangeCluster((host) => {
@@ -52,6 +60,8 @@ export class StatusBar implements vscode.Disposable {
     const summary = host ? await host.summary().catch(() => undefined) : undefined;
     this.item.text = statusBarText(summary);
     this.item.tooltip = statusBarTooltip(summary, this.extra);
+    if (summary?.clock === 'paused') this.stepItem.show();
+    else this.stepItem.hide();
     void vscode.commands.executeCommand('setContext', 'kubesim.clock', summary?.clock ?? 'stopped');
   }
 
@@ -61,5 +71,6 @@ export class StatusBar implements vscode.Disposable {
     if (this.timer) clearTimeout(this.timer);
     clearInterval(this.ticker);
     this.item.dispose();
+    this.stepItem.dispose();
   }
 }

@@ -1,8 +1,9 @@
 /**
  * The status bar item's text and tooltip: the etcd revision, the nodes, the pods running and
  * pending, and the clock (running or paused, and its speed); the tooltip also says where the
- * API endpoint serves, while it does.
+ * API endpoint serves, while it does. Also what a Step to next change did, in one line.
  */
+import type { Described } from '../engine/timeline/describe';
 
 export interface ClusterSummary {
   revision: number;
@@ -40,4 +41,31 @@ export function statusBarTooltip(s: ClusterSummary | undefined, extra: readonly 
     ...extra,
     'Click to open the control plane.',
   ].join('\n');
+}
+
+function duration(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  if (ms < 60_000) return `${+(ms / 1000).toFixed(3)}s`;
+  const m = Math.floor(ms / 60_000);
+  const rest = Math.round((ms - m * 60_000) / 1000);
+  return rest ? `${m}m${rest}s` : `${m}m`;
+}
+
+/** What a Step to next change did: where it stopped, how far the clock moved, the first change. */
+export interface StepReport {
+  readonly stopped: 'change' | 'idle' | 'horizon';
+  readonly elapsed: number;
+  /** Virtual time after the step, ms since the epoch. */
+  readonly time: number;
+  readonly first?: Described;
+  readonly changes: number;
+}
+
+/** "KubeSim: +1s: kubelet/kubesim-worker sandbox-created default/web-…: pod IP 10.244.2.2 (and 1 more change)". */
+export function stepText(r: StepReport): string {
+  const time = new Date(r.time).toISOString().replace('.000Z', 'Z');
+  if (r.stopped === 'idle' || !r.first) return r.stopped === 'horizon' ? `KubeSim: no change in the next ${duration(r.elapsed)} of virtual time (heartbeats only); now ${time}` : 'KubeSim: nothing is pending';
+  const more = r.changes > 1 ? ` (and ${r.changes - 1} more ${r.changes === 2 ? 'change' : 'changes'})` : '';
+  const rev = r.first.revision !== undefined ? `rev ${r.first.revision} ` : '';
+  return `KubeSim: +${duration(r.elapsed)}: ${rev}${r.first.actor} ${r.first.text}${more}`;
 }

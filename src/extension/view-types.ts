@@ -7,8 +7,10 @@
 import type { KubeObject } from '../engine/api/types';
 import type { Cell } from '../engine/printers/table';
 
-export const VIEW_KINDS = ['nodes', 'namespaces', 'deployments', 'replicasets', 'pods', 'services', 'endpointslices', 'events'] as const;
-export type ViewKind = (typeof VIEW_KINDS)[number];
+import { ENGINE_VIEW_KINDS, type EngineViewKind } from '../protocol/engine';
+
+export const VIEW_KINDS = ENGINE_VIEW_KINDS;
+export type ViewKind = EngineViewKind;
 
 export interface ViewObject {
   readonly kind: ViewKind;
@@ -38,6 +40,8 @@ export interface ClusterView {
   count(kind: ViewKind): number;
   get(kind: ViewKind, key: string): ViewObject | undefined;
   podsOnNode(nodeName: string): ViewObject[];
+  /** What the node's pods request, as the scheduler counts them (pods not finished: cpu in millicores, memory in bytes). */
+  requested(nodeName: string): { readonly milliCPU: number; readonly memory: number; readonly pods: number };
   /** The EndpointSlices labelled kubernetes.io/service-name=<name> in the namespace. */
   slicesOfService(namespace: string, name: string): ViewObject[];
   /** The newest events first. */

@@ -1,6 +1,6 @@
 /**
- * A ClockHost for hosts that must stay responsive while the engine works (DESIGN.md invariant
- * 8): the extension host, `kubesim serve`. The clock asks shouldYield() between timer callbacks;
+ * A ClockHost for hosts that must stay responsive while the engine works
+ * (docs/architecture.md, invariant 8): the extension host, `kubesim serve`. The clock asks shouldYield() between timer callbacks;
  * once the current slice has run `sliceMs` of wall time, it yields with setImmediate so pending
  * I/O and UI messages get their turn, and a new slice starts. Wall time is read here, outside
  * src/engine, so the engine stays deterministic: yielding changes when work runs in real time,

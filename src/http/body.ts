@@ -7,6 +7,7 @@ import { MAX_REQUEST_BODY_BYTES } from '../engine/apiserver/decode';
 import { PATCH_CONTENT_TYPES, type PatchType } from '../engine/apiserver/request';
 import { StatusError } from '../engine/api/status';
 import { PROTOBUF_CONTENT_TYPE } from './protobuf/decode';
+import { table } from '../engine/api/own';
 
 export interface RawBody {
   bytes: Buffer;
@@ -36,11 +37,11 @@ export function mediaType(header: string | undefined): string {
 export type WriteType = 'application/json' | 'application/yaml' | typeof PROTOBUF_CONTENT_TYPE;
 
 /** What POST and PUT accept; everything else is 415. */
-const WRITE_TYPES: Record<string, WriteType> = {
+const WRITE_TYPES = table<WriteType>({
   'application/json': 'application/json',
   'application/yaml': 'application/yaml',
   [PROTOBUF_CONTENT_TYPE]: PROTOBUF_CONTENT_TYPE,
-};
+});
 
 function unsupportedMediaType(accepted: string[]): StatusError {
   return new StatusError({

@@ -109,8 +109,12 @@ function aggregatedResource(r: ResourceInfo): Record<string, unknown> {
   return out;
 }
 
-/** Aggregated discovery: the core group for /api, the named groups for /apis. */
-export function aggregatedDiscovery(registry: ResourceRegistry, core: boolean): Record<string, unknown> {
+/**
+ * Aggregated discovery: the core group for /api, the named groups for /apis. A group-version
+ * whose APIService is not available is listed without resources and with freshness Stale, as
+ * the aggregator lists what it could not fetch (clients then treat it as failed).
+ */
+export function aggregatedDiscovery(registry: ResourceRegistry, core: boolean, stale: (group: string, version: string) => boolean = () => false): Record<string, unknown> {
   const groups = servedGroups(registry).filter((g) => (g.name === '') === core);
   return {
     kind: 'APIGroupDiscoveryList',
@@ -118,7 +122,9 @@ export function aggregatedDiscovery(registry: ResourceRegistry, core: boolean): 
     metadata: {},
     items: groups.map((g) => ({
       metadata: g.name ? { name: g.name, creationTimestamp: null } : { creationTimestamp: null },
-      versions: g.versions.map((v) => ({ version: v, resources: resourcesOf(registry, g.name, v).map(aggregatedResource), freshness: 'Current' })),
+      versions: g.versions.map((v) =>
+        stale(g.name, v) ? { version: v, resources: [], freshness: 'Stale' } : { version: v, resources: resourcesOf(registry, g.name, v).map(aggregatedResource), freshness: 'Current' },
+      ),
     })),
   };
 }

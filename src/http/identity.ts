@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Impersonation } from '../engine/apiserver/request';
+import { own, setOwn } from '../engine/api/own';
 
 export function bearerToken(req: IncomingMessage): string {
   const header = req.headers.authorization;
@@ -32,7 +33,8 @@ export function impersonation(req: IncomingMessage): Impersonation | undefined {
     } catch {
       // kube-apiserver keeps a key it cannot unescape as sent.
     }
-    (extra[key.toLowerCase()] ??= []).push(...values);
+    const lower = key.toLowerCase();
+    setOwn(extra, lower, [...(own(extra, lower) ?? []), ...values]);
   }
   if (user === undefined && groups.length === 0 && uid === undefined && Object.keys(extra).length === 0) return undefined;
   const imp: Impersonation = { user: user ?? '' };

@@ -4,8 +4,9 @@
  * order.
  */
 import type { Status } from '../engine/api/status';
+import { table } from '../engine/api/own';
 
-const ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+const ESCAPES = table<string>({ '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' });
 
 /** The value as Go encodes it; characters needing escapes only occur inside strings. */
 export function encodeJson(value: unknown): string {

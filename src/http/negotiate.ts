@@ -6,6 +6,7 @@
  * discovery's `as=APIGroupDiscoveryList;v=v2;g=apidiscovery.k8s.io`.
  */
 import { StatusError } from '../engine/api/status';
+import { setOwn } from '../engine/api/own';
 
 export type Output =
   | { as: 'object' }
@@ -35,7 +36,7 @@ function parseAccept(header: string): Clause[] {
       const k = p.slice(0, eq).trim().toLowerCase();
       const v = p.slice(eq + 1).trim();
       if (k === 'q') q = Number(v);
-      else params[k] = v;
+      else setOwn(params, k, v);
     }
     clauses.push({ type: type.toLowerCase(), params, q: Number.isNaN(q) ? 0 : q });
   }

@@ -6,12 +6,12 @@
 import { StatusError } from '../engine/api/status';
 import type { Exchange } from './context';
 import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery';
-import { healthBody, isHealthEndpoint } from './health';
+import { healthAnswer, isHealthEndpoint, needsEtcd } from './health';
 import { contentTypeOf, negotiateOutput } from './negotiate';
 import { openapiV3Index, serveOpenApiDocument } from './openapi';
 import { openapiV2Document } from './openapi-v2';
 import { acceptsV2Protobuf, openapiV2Protobuf, V2_PROTOBUF_CONTENT_TYPE } from './openapi-v2-proto';
-import { notFoundError, writeBody, writeJson, writeStatus } from './respond';
+import { notFoundError, writeBody, writeFailure, writeJson, writeStatus } from './respond';
 import { VERSION_INFO } from './version';
 
 /** Serves a non-resource path (404 where nothing is served). */
@@ -28,10 +28,12 @@ export async function serveNonResource(x: Exchange): Promise<void> {
 
   if (path === '/version') return writeJson(req, res, 200, VERSION_INFO);
   if (first && isHealthEndpoint(first) && parts.length <= 3) {
-    const body = healthBody(first, parts.slice(1).join('/'), url.searchParams.has('verbose'));
-    if (body === undefined) return writeStatus(req, res, notFoundError());
+    const check = parts.slice(1).join('/');
+    const etcdError = needsEtcd(first, check) ? await facade.api.etcdHealth() : undefined;
+    const answer = healthAnswer(first, check, url.searchParams.has('verbose'), etcdError, url.searchParams.getAll('exclude'));
+    if (answer === undefined) return writeStatus(req, res, notFoundError());
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    return writeBody(req, res, 200, 'text/plain; charset=utf-8', body);
+    return writeBody(req, res, answer.code, 'text/plain; charset=utf-8', answer.body);
   }
   if (first === 'openapi') {
     if (second === 'v3' && parts.length === 2) return writeBody(req, res, 200, 'application/json', openapiV3Index(registry));
@@ -47,9 +49,14 @@ export async function serveNonResource(x: Exchange): Promise<void> {
   if (first === 'api' || first === 'apis') {
     const out = negotiateOutput(req.headers.accept, 'discovery');
     if (out instanceof StatusError) return writeStatus(req, res, out);
+    const aggregator = facade.api.aggregator;
     if (parts.length === 1) {
-      if (out.as === 'APIGroupDiscoveryList') return writeJson(req, res, 200, aggregatedDiscovery(registry, first === 'api'), [], contentTypeOf(out));
+      if (out.as === 'APIGroupDiscoveryList') return writeJson(req, res, 200, aggregatedDiscovery(registry, first === 'api', (g, v) => aggregator.isUnavailable(g, v)), [], contentTypeOf(out));
       return writeJson(req, res, 200, first === 'api' ? apiVersions(facade.address()) : apiGroupList(registry));
+    }
+    // The aggregator hands /apis/<group>/<version> of an APIService to its backend.
+    if (first === 'apis' && parts.length === 3 && aggregator.isUnavailable(second!, parts[2]!)) {
+      return writeFailure(req, res, { code: 503, body: {}, warnings: [], raw: { contentType: 'text/plain; charset=utf-8', text: 'service unavailable\n' } });
     }
     const doc =
       first === 'api' ? (parts.length === 2 ? apiResourceList(registry, '', second!) : undefined) : parts.length === 2 ? apiGroupDocument(registry, second!) : parts.length === 3 ? apiResourceList(registry, second!, parts[2]!) : undefined;

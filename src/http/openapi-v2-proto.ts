@@ -7,6 +7,7 @@
  */
 import { openapiV2Document } from './openapi-v2';
 import type { ResourceRegistry } from '../engine/api/registry';
+import { own } from '../engine/api/own';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonMap = { [k: string]: Json };
@@ -196,7 +197,7 @@ const OPERATION_FIELDS: [string, number][] = [
 
 function pathItem(item: JsonMap): Message {
   const m = new Message().string(1, item.$ref);
-  for (const [verb, field] of OPERATION_FIELDS) m.message(field, operation(item[verb]));
+  for (const [verb, field] of OPERATION_FIELDS) m.message(field, operation(own(item, verb)));
   if (Array.isArray(item.parameters)) for (const p of item.parameters) m.message(9, parametersItem(p));
   return extensions(m, 10, item);
 }

@@ -10,6 +10,7 @@ import { openapiDocument } from '../engine/api/openapi';
 import { encodeJson } from './json';
 import { servedOpenApiPaths } from './openapi';
 import { KUBERNETES_VERSION } from './version';
+import { setOwn } from '../engine/api/own';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonMap = { [k: string]: Json };
@@ -30,7 +31,7 @@ function schemaV2(s: Json): Json {
   for (const [k, v] of Object.entries(s)) {
     if (k === 'nullable') continue;
     if (k === 'properties' && isMap(v)) out[k] = Object.fromEntries(Object.entries(v).map(([name, p]) => [name, schemaV2(p)]));
-    else out[k] = k === '$ref' && typeof v === 'string' ? refV2(v) : k === 'default' || k === 'example' || k === 'enum' ? v : schemaV2(v);
+    else setOwn(out, k, k === '$ref' && typeof v === 'string' ? refV2(v) : k === 'default' || k === 'example' || k === 'enum' ? v : schemaV2(v));
   }
   return out;
 }
@@ -63,11 +64,11 @@ function operationV2(op: JsonMap): JsonMap {
       const first = Object.values(r.content)[0];
       if (isMap(first) && first.schema !== undefined) resp.schema = schemaV2(first.schema);
     }
-    responses[code] = resp;
+    setOwn(responses, code, resp);
   }
   for (const [k, v] of Object.entries(op)) {
     if (k === 'parameters' || k === 'requestBody' || k === 'responses') continue;
-    out[k] = v;
+    setOwn(out, k, v);
   }
   if (consumes.size > 0) out.consumes = [...consumes];
   if (produces.size > 0) out.produces = [...produces];
@@ -84,16 +85,16 @@ function build(registry: ResourceRegistry): string {
   for (const p of servedOpenApiPaths(registry)) {
     const doc = JSON.parse(Buffer.from(openapiDocument(p)!).toString('utf8')) as JsonMap;
     const schemas = isMap(doc.components) && isMap(doc.components.schemas) ? doc.components.schemas : {};
-    for (const [name, s] of Object.entries(schemas)) definitions[name] ??= schemaV2(s);
+    for (const [name, s] of Object.entries(schemas)) if (!Object.hasOwn(definitions, name)) setOwn(definitions, name, schemaV2(s));
     for (const [path, item] of Object.entries(isMap(doc.paths) ? doc.paths : {})) {
       if (!isMap(item)) continue;
       const out: JsonMap = {};
       for (const [k, v] of Object.entries(item)) {
-        if (OPERATIONS.has(k) && isMap(v)) out[k] = operationV2(v);
+        if (OPERATIONS.has(k) && isMap(v)) setOwn(out, k, operationV2(v));
         else if (k === 'parameters' && Array.isArray(v)) out.parameters = v.map(parameterV2);
-        else out[k] = v;
+        else setOwn(out, k, v);
       }
-      paths[path] = out;
+      setOwn(paths, path, out);
     }
   }
   const sorted = (m: JsonMap): JsonMap => Object.fromEntries(Object.keys(m).sort().map((k) => [k, m[k]!]));

@@ -8,6 +8,7 @@ import { listOpenApiPaths, openapiDocument, openapiDocumentHash } from '../engin
 import type { ResourceRegistry } from '../engine/api/registry';
 import { encodeJson } from './json';
 import { baseHeaders, writeBody } from './respond';
+import { setOwn } from '../engine/api/own';
 
 /** The vendored documents of the group-versions the cluster serves. */
 export function servedOpenApiPaths(registry: ResourceRegistry): string[] {
@@ -17,7 +18,7 @@ export function servedOpenApiPaths(registry: ResourceRegistry): string[] {
 
 export function openapiV3Index(registry: ResourceRegistry): string {
   const paths: Record<string, { serverRelativeURL: string }> = {};
-  for (const p of servedOpenApiPaths(registry)) paths[p] = { serverRelativeURL: `/openapi/v3/${p}?hash=${openapiDocumentHash(p)}` };
+  for (const p of servedOpenApiPaths(registry)) setOwn(paths, p, { serverRelativeURL: `/openapi/v3/${p}?hash=${openapiDocumentHash(p)}` });
   return encodeJson({ paths });
 }
 

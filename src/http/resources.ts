@@ -18,13 +18,14 @@ import { serveLogs } from './pod-logs';
 import { decodeProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf/decode';
 import { contentTypeOf, negotiateOutput, type Output } from './negotiate';
 import { parseQuery, tableOptionsError, type QueryOptions } from './query';
-import { notFoundError, writeJson, writeStatus } from './respond';
+import { notFoundError, writeFailure, writeJson, writeStatus } from './respond';
 import { printerOf, transform, type TransformContext } from './table';
 import { traceRefusal } from './trace';
 import { serveWatch } from './watch';
+import { table } from '../engine/api/own';
 
 const ENGINE_VERBS = new Set<string>(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
-const WRITE_KIND: Partial<Record<string, string>> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
+const WRITE_KIND = table<string>({ create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' });
 
 /** dryRun values other than "All": the options' validation error. */
 function dryRunError(verb: string, values: string[]): StatusError {
@@ -103,7 +104,7 @@ export async function serveResource(x: Exchange, info: RequestInfo): Promise<voi
   if (info.subresource === 'log' && verb === 'get') return serveLogs(x, request);
 
   const response = await facade.api.handle(request);
-  if (response.code >= 300) return writeJson(req, res, response.code, response.body, response.warnings);
+  if (response.code >= 300) return writeFailure(req, res, response);
   // kube-apiserver negotiates the response's form after serving the request.
   if (out instanceof StatusError) return writeStatus(req, res, out, response.warnings);
   const converted = verb === 'get' || verb === 'list' ? out : ({ as: 'object' } as Output);

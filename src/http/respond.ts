@@ -47,6 +47,13 @@ export function writeJson(req: IncomingMessage, res: ServerResponse, code: numbe
   writeBody(req, res, code, contentType, encodeJson(isStatus ? statusBody(value as Status) : value), warnings);
 }
 
+/** An engine response that failed: its Status, or the body the server writes as it is (503 text). */
+export function writeFailure(req: IncomingMessage, res: ServerResponse, response: { code: number; body: unknown; warnings: readonly string[]; raw?: { contentType: string; text: string } }): void {
+  if (!response.raw) return writeJson(req, res, response.code, response.body, response.warnings);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  writeBody(req, res, response.code, response.raw.contentType, response.raw.text, response.warnings);
+}
+
 export function writeStatus(req: IncomingMessage, res: ServerResponse, err: StatusError, warnings: readonly string[] = []): void {
   writeJson(req, res, err.code, err.status, warnings);
 }

@@ -30,7 +30,7 @@ async function crdColumns(reader: ObjectReader, info: ResourceInfo): Promise<Pri
 
 export async function printerOf(reader: ObjectReader, info: ResourceInfo, subresource: string): Promise<Printer> {
   if (subresource === 'scale') return scalePrinter;
-  if (BUILTIN.has(`${info.group}/${info.resource}`)) return printerFor(info.group, info.resource);
+  if (BUILTIN.has(`${info.group}/${info.resource}`) || !info.storagePrefix) return printerFor(info.group, info.resource);
   return customResourcePrinter(await crdColumns(reader, info));
 }
 

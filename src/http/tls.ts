@@ -30,8 +30,13 @@ function oid(dotted: string): Buffer {
   return tlv(0x06, Buffer.from(out));
 }
 
-function positiveInteger(bytes: Buffer): Buffer {
-  return tlv(0x02, bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+/** A DER INTEGER of unsigned bytes: minimal (no leading zero bytes, which X.509 parsers refuse as
+ * "illegal padding"), with one zero byte added where the high bit would make it negative. */
+export function positiveInteger(bytes: Buffer): Buffer {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const body = bytes.subarray(start);
+  return tlv(0x02, body[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), body]) : body);
 }
 
 function utcTime(ms: number): Buffer {
@@ -60,8 +65,10 @@ export function selfSignedCertificate(commonName: string, ips: readonly string[]
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const name = seq(set(seq(oid('2.5.4.3'), tlv(0x0c, Buffer.from(commonName)))));
   const algorithm = seq(oid(ECDSA_SHA256));
+  // A positive, non-zero 16-byte serial (RFC 5280 4.1.2.2); its first byte never zero, so its
+  // encoding always has the same length.
   const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
+  serial[0] = (serial[0]! & 0x7f) | 0x01;
   const altNames = seq(...ips.map((ip) => tlv(0x87, ipv4(ip))), ...dnsNames.map((d) => tlv(0x82, Buffer.from(d))));
   const extensions = tlv(
     0xa3,

@@ -10,7 +10,7 @@ import type { ApiRequest, WatchEvent } from '../engine/apiserver/request';
 import type { Exchange } from './context';
 import { encodeJson, statusBody } from './json';
 import { contentTypeOf, type Output } from './negotiate';
-import { baseHeaders, writeJson } from './respond';
+import { baseHeaders, writeFailure } from './respond';
 import { transform, type TransformContext } from './table';
 
 /** kube-apiserver's --min-request-timeout: a watch without timeoutSeconds lasts 1-2x this. */
@@ -83,7 +83,7 @@ export async function serveWatch(x: Exchange, request: ApiRequest, out: Output, 
   stop = () => handle.stop();
   if (handle.response.code !== 200) {
     stop();
-    writeJson(req, res, handle.response.code, handle.response.body, handle.response.warnings);
+    writeFailure(req, res, handle.response);
     return;
   }
   baseHeaders(res, handle.response.warnings);

@@ -33,6 +33,14 @@ export interface SetUserParams {
   uid?: string;
 }
 
+/** Notification `kubesim/setApplyOptions`, extension -> server: how Apply sends documents (diagnostics send the same). */
+export const SET_APPLY_OPTIONS = 'kubesim/setApplyOptions';
+
+export interface SetApplyOptionsParams {
+  /** The kubesim.fieldValidation setting. */
+  fieldValidation: 'Strict' | 'Warn' | 'Ignore';
+}
+
 /** Request `kubesim/mirrorState`, extension -> server: what the mirror holds (for status and tests). */
 export const MIRROR_STATE = 'kubesim/mirrorState';
 

@@ -1,10 +1,12 @@
 /**
  * The messages between the control-plane panel's host (src/extension/panel) and its webview
- * (webview/). The host sends trace records as the engine wrote them (DESIGN.md invariant 2: the
+ * (webview/). The host sends trace records as the engine wrote them (docs/architecture.md, invariant 2: the
  * panel renders records, it never infers) and answers time-travel reads. The webview is
  * untrusted input: everything it sends goes through `parseWebviewMessage` before the host acts.
  */
 import type { TraceRecord } from '../engine/trace/types';
+import { ETCD_ACTIONS, ETCD_MEMBER_NAME, type EtcdActionMessage, type EtcdFrameMessage, type EtcdResetMessage } from './etcd';
+import { VIEW_KINDS, type ConditionView, type StateMessage, type StateResetMessage, type ViewKind } from './cluster-state';
 
 /** Every record the panel shows: the engine's trace records, as they are. */
 export type PanelRecord = TraceRecord;
@@ -51,7 +53,56 @@ export interface RevisionMessage {
   readonly before: ObjectAtRevision;
 }
 
-export type HostMessage = ResetMessage | RecordsMessage | RevisionMessage;
+/** An Event about the object, as `kubectl describe` lists them. */
+export interface EventRow {
+  readonly type: string;
+  readonly reason: string;
+  /** Virtual ms of the last occurrence (lastTimestamp, eventTime or creation). */
+  readonly time: number;
+  /** source.component or reportingController. */
+  readonly from: string;
+  readonly message: string;
+  readonly count: number;
+}
+
+export type EventsAnswer =
+  | { readonly state: 'found'; readonly events: readonly EventRow[] }
+  | { readonly state: 'compacted' | 'error'; readonly message: string };
+
+export interface ContainerLog {
+  readonly container: string;
+  /** The log's tail (at most MAX_LOG_BYTES), or why there is none. */
+  readonly text?: string;
+  readonly error?: string;
+}
+
+/** The answer to GetDetailsMessage: the object (YAML) and its events at the revision, a pod's logs now. */
+export interface DetailsMessage {
+  readonly type: 'details';
+  readonly requestId: number;
+  readonly object: ObjectAtRevision;
+  /** status.conditions of the object read (absent when it was not found). */
+  readonly conditions?: readonly ConditionView[];
+  readonly events: EventsAnswer;
+  /** Pods only: each container's log as the kubelet holds it now (logs have no revisions). */
+  readonly logs?: readonly ContainerLog[];
+}
+
+/** Open an object's details (the Cluster tree's click): the view every picture shares. */
+export interface ShowDetailsMessage {
+  readonly type: 'showDetails';
+  readonly kind: ViewKind;
+  readonly namespace?: string;
+  readonly name: string;
+}
+
+export type HostMessage = ResetMessage | RecordsMessage | RevisionMessage | StateResetMessage | StateMessage | DetailsMessage | ShowDetailsMessage | EtcdResetMessage | EtcdFrameMessage | ShowEtcdMessage;
+
+/** Bring the etcd tab forward (Show etcd, a click on a member in the sidebar). */
+export interface ShowEtcdMessage {
+  readonly type: 'showEtcd';
+  readonly member?: string;
+}
 
 // ---- webview -> host ----------------------------------------------------------------------
 
@@ -72,7 +123,28 @@ export interface GetRevisionMessage {
   readonly name: string;
 }
 
-export type WebviewMessage = ReadyMessage | GetRevisionMessage;
+/**
+ * The details view of one object (a click on the map, the graph or the tree): its YAML and
+ * events at `revision` (absent: now), read through the API server, and a pod's logs.
+ */
+export interface GetDetailsMessage {
+  readonly type: 'getDetails';
+  readonly requestId: number;
+  readonly kind: ViewKind;
+  readonly namespace?: string;
+  readonly name: string;
+  readonly revision?: number;
+}
+
+/**
+ * The user scrubbed the timeline back to a past revision (drag, click or keys: not a restored
+ * state, not live). Sent once a load; the walkthrough's "Scrub back" step completes on it.
+ */
+export interface ScrubbedMessage {
+  readonly type: 'scrubbed';
+}
+
+export type WebviewMessage = ReadyMessage | GetRevisionMessage | GetDetailsMessage | EtcdActionMessage | ScrubbedMessage;
 
 export type Parsed<T> = { readonly ok: true; readonly message: T } | { readonly ok: false; readonly error: string };
 
@@ -95,8 +167,19 @@ export function parseWebviewMessage(raw: unknown): Parsed<WebviewMessage> {
     switch (fields.type) {
       case 'ready':
         return onlyKeys(fields, ['type']) ?? { ok: true, message: { type: 'ready' } };
+      case 'scrubbed':
+        return onlyKeys(fields, ['type']) ?? { ok: true, message: { type: 'scrubbed' } };
       case 'getRevision':
         return parseGetRevision(fields);
+      case 'getDetails':
+        return parseGetDetails(fields);
+      case 'etcdAction': {
+        const keys = onlyKeys(fields, ['type', 'action', 'member']);
+        if (keys) return keys;
+        if (typeof fields.action !== 'string' || !(ETCD_ACTIONS as readonly string[]).includes(fields.action)) return fail('action: not one of stop, start, partition, heal, slow');
+        if (typeof fields.member !== 'string' || !ETCD_MEMBER_NAME.test(fields.member)) return fail('member: not an etcd member name (etcd-0 ...)');
+        return { ok: true, message: { type: 'etcdAction', action: fields.action as EtcdActionMessage['action'], member: fields.member } };
+      }
       default:
         return fail(`unknown message type ${describe(fields.type)}`);
     }
@@ -127,6 +210,27 @@ function parseGetRevision(f: Fields): Parsed<WebviewMessage> {
     resource: f.resource,
     name: f.name,
     ...(f.namespace !== undefined ? { namespace: f.namespace } : {}),
+  };
+  return { ok: true, message };
+}
+
+function parseGetDetails(f: Fields): Parsed<WebviewMessage> {
+  const keys = onlyKeys(f, ['type', 'requestId', 'kind', 'namespace', 'name', 'revision']);
+  if (keys) return keys;
+  if (!isCount(f.requestId, 0x7fffffff)) return fail('requestId: not a non-negative integer');
+  if (typeof f.kind !== 'string' || !(VIEW_KINDS as readonly string[]).includes(f.kind)) return fail('kind: not a kind the panel shows');
+  if (f.revision !== undefined && (!isCount(f.revision, Number.MAX_SAFE_INTEGER) || f.revision === 0)) return fail('revision: not a positive integer');
+  const namespaced = f.kind !== 'Node';
+  if (namespaced !== (f.namespace !== undefined)) return fail(namespaced ? 'namespace: required for a namespaced kind' : 'namespace: a Node has none');
+  if (f.namespace !== undefined && (typeof f.namespace !== 'string' || f.namespace.length > 63 || !DNS_LABEL.test(f.namespace))) return fail('namespace: not a namespace name');
+  if (typeof f.name !== 'string' || f.name.length > MAX_NAME || !isDnsSubdomain(f.name)) return fail('name: not an object name');
+  const message: GetDetailsMessage = {
+    type: 'getDetails',
+    requestId: f.requestId,
+    kind: f.kind as ViewKind,
+    name: f.name,
+    ...(f.namespace !== undefined ? { namespace: f.namespace } : {}),
+    ...(f.revision !== undefined ? { revision: f.revision } : {}),
   };
   return { ok: true, message };
 }

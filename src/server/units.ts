@@ -15,10 +15,13 @@ export function unitAt(units: readonly Unit[], position: Position): Unit | undef
 /** A file position as an offset into the unit's text. */
 export function offsetAt(unit: Unit, position: Position): number {
   let offset = 0;
+  // Lines end at LF, CRLF or a lone CR (the protocol's line ends).
+  const breaks = /\r\n|\r|\n/g;
   for (let line = unit.line; line < position.line; line++) {
-    const nl = unit.text.indexOf('\n', offset);
-    if (nl < 0) return unit.text.length;
-    offset = nl + 1;
+    breaks.lastIndex = offset;
+    const m = breaks.exec(unit.text);
+    if (!m) return unit.text.length;
+    offset = m.index + m[0].length;
   }
   return offset + position.character;
 }

@@ -14,6 +14,8 @@ import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, validatePathSeg
 import { isObject, parseApiVersion, type JsonObject, type KubeObject, type ObjectMeta } from '../../src/engine/api/types';
 import { defaulterFor } from '../../src/engine/apiserver/defaults';
 import { validatorFor } from '../../src/engine/apiserver/validation';
+import type { ApiRequest } from '../../src/engine/apiserver/request';
+import { harness, resourceOf } from '../unit/apiserver/harness';
 import {
   validateConditions,
   validateCreateOptions,
@@ -38,6 +40,27 @@ interface ExpectedError {
   detail: string;
 }
 
+/** For the request mode: a request to a fresh API server, and what it must answer. */
+interface RequestSpec {
+  verb?: ApiRequest['verb'];
+  group?: string;
+  version?: string;
+  resource?: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+  patchType?: ApiRequest['patchType'];
+  body?: unknown;
+  dryRun?: boolean;
+}
+
+interface ExpectedResponse {
+  code: number;
+  message?: string;
+  warnings?: string[];
+  auditAnnotations?: Record<string, string>;
+}
+
 interface Case {
   name: string;
   source: string;
@@ -51,6 +74,10 @@ interface Case {
   nameRule?: string;
   allowInvalidLabelValueInSelector?: boolean;
   patchType?: string;
+  /** request mode: objects created first (as admin), the request (default: create `object`), the answer. */
+  setup?: KubeObject[];
+  request?: RequestSpec;
+  response?: ExpectedResponse;
 }
 
 interface Outcome {
@@ -108,6 +135,46 @@ const modes: Record<string, (c: Case) => ErrorList> = {
   patchOptions: (c) => validatePatchOptions(c.object as unknown as PatchOptions, c.patchType ?? ''),
 };
 
+/**
+ * The request mode: a fresh API server (memory store, every default admission plugin), the
+ * setup objects created in order, then the request; its code, message, warnings and audit
+ * annotations are compared with `response`, its field errors with `expect`.
+ */
+async function runRequest(c: Case): Promise<{ errors: ErrorList; problem: string }> {
+  const h = await harness();
+  try {
+    for (const o of c.setup ?? []) await h.create(o as unknown as JsonObject);
+    const r = c.request ?? {};
+    const meta = metadataOf(c.object);
+    const { group, version } = parseApiVersion(String(c.object.apiVersion ?? 'v1'));
+    const res = await h.req({
+      verb: r.verb ?? 'create',
+      group: r.group ?? group,
+      version: r.version ?? version,
+      resource: r.resource ?? resourceOf(h.server, String(c.object.apiVersion ?? 'v1'), String(c.object.kind ?? '')),
+      subresource: r.subresource,
+      namespace: r.namespace ?? meta.namespace,
+      name: r.name,
+      patchType: r.patchType,
+      body: r.body !== undefined ? { object: r.body as JsonObject } : r.verb === undefined || r.verb === 'create' || r.verb === 'update' ? { object: c.object } : undefined,
+      options: r.dryRun ? { dryRun: true } : undefined,
+    });
+    const want = c.response;
+    const problems: string[] = [];
+    if (want) {
+      if (res.code !== want.code) problems.push(`  code ${res.code}, expected ${want.code}`);
+      if (want.message !== undefined && res.body.message !== want.message) problems.push(`  message ${JSON.stringify(res.body.message)}\n  expected ${JSON.stringify(want.message)}`);
+      if (want.warnings !== undefined && JSON.stringify(res.warnings) !== JSON.stringify(want.warnings)) problems.push(`  warnings ${JSON.stringify(res.warnings)}\n  expected ${JSON.stringify(want.warnings)}`);
+      if (want.auditAnnotations !== undefined && JSON.stringify(res.auditAnnotations ?? {}) !== JSON.stringify(want.auditAnnotations)) {
+        problems.push(`  audit annotations ${JSON.stringify(res.auditAnnotations ?? {})}\n  expected ${JSON.stringify(want.auditAnnotations)}`);
+      }
+    }
+    return { errors: res.fieldErrors ?? [], problem: problems.join('\n') };
+  } finally {
+    await h.close();
+  }
+}
+
 const key = (e: ExpectedError): string => JSON.stringify([e.field, e.type, e.detail]);
 
 /** Compares as multisets: every expected error produced, and (unless partial) nothing else. */
@@ -134,23 +201,25 @@ function malformed(raw: unknown): string {
       return 'expect entries need field, type and detail strings';
     }
   }
-  if (raw['validate'] !== undefined && !(String(raw['validate']) in modes)) return `unknown validate mode ${String(raw['validate'])}`;
+  if (raw['validate'] !== undefined && raw['validate'] !== 'request' && !(String(raw['validate']) in modes)) return `unknown validate mode ${String(raw['validate'])}`;
   return '';
 }
 
-function runCase(raw: JsonObject, file: string): Outcome {
+async function runCase(raw: JsonObject, file: string): Promise<Outcome> {
   const name = typeof raw['name'] === 'string' ? raw['name'] : `(unnamed case in ${file})`;
   const problem = malformed(raw);
   if (problem) return { name, file, passed: false, problem: `malformed case: ${problem}` };
   const c = raw as unknown as Case;
   let errs: ErrorList;
+  let responseProblem = '';
   try {
-    errs = modes[c.validate ?? 'kind']!(c);
+    if (c.validate === 'request') ({ errors: errs, problem: responseProblem } = await runRequest(c));
+    else errs = modes[c.validate ?? 'kind']!(c);
   } catch (e) {
     return { name, file, passed: false, problem: `threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` };
   }
   const produced = errs.map((e) => ({ field: e.field, type: errorTypeText[e.type], detail: e.detail }));
-  const diff = compare(produced, c.expect, c.partial === true);
+  const diff = [compare(produced, c.expect, c.partial === true), responseProblem].filter(Boolean).join('\n');
   return { name, file, passed: diff === '', problem: diff };
 }
 
@@ -177,9 +246,11 @@ function loadDeviations(): Record<string, string> {
 }
 
 describe('conformance corpus', () => {
-  it('matches upstream validation on the corpus', () => {
+  it('matches upstream validation on the corpus', async function () {
+    this.timeout(120_000);
     const deviations = loadDeviations();
-    const outcomes = loadCases().map(({ raw, file }) => runCase(raw, file));
+    const outcomes: Outcome[] = [];
+    for (const { raw, file } of loadCases()) outcomes.push(await runCase(raw, file));
     const seen = new Map<string, number>();
     for (const o of outcomes) seen.set(o.name, (seen.get(o.name) ?? 0) + 1);
     for (const o of outcomes) {

@@ -92,6 +92,14 @@ try {
   figures.syncMs = sync.ms;
   check(`all ${N} records synced`, sync.summary.startsWith(N.toLocaleString('en-US')), sync);
   const revisions = Math.round((N * 2) / 5);
+  // The panel opens on the cluster map; the records arrived while the Revisions list was hidden.
+  // Showing its tab must lay the list out at its real height, with the rows it synced meanwhile.
+  const openedOn = await page.locator('vscode-panels').getAttribute('activeid');
+  await page.locator('#tab-revisions').click();
+  await page.waitForFunction(() => document.querySelector('#view-revisions .vlist-body')?.clientHeight > 0);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const status = await page.locator('#view-revisions .status').textContent();
+  check('the Revisions tab counts every revision synced while it was hidden', status?.startsWith(`${revisions.toLocaleString('en-US')} revisions`), { openedOn, status });
   const rendered = await page.locator('#view-revisions .vlist-row:not([hidden])').count();
   figures.renderedRows = rendered;
   check('only the visible rows are in the DOM', rendered > 10 && rendered < 80, { rendered, rows: revisions });

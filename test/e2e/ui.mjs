@@ -121,6 +121,8 @@ try {
   await palette('KubeSim: Show Control Plane');
   const panel = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
   const rowsOf = (view) => panel.locator(`#view-${view} .vlist-row:not([hidden])`);
+  // The panel opens on the Map (test/e2e/ui-map.mjs drives it); the record lists are the next tabs.
+  await panel.locator('#tab-revisions').click();
   await rowsOf('revisions').first().waitFor();
   check('the panel lists etcd revisions', (await rowsOf('revisions').count()) > 0, await panel.locator('#view-revisions .status').innerText());
   await panel.locator('#revisions-filter-kind').click();
@@ -148,7 +150,8 @@ try {
   await panel.locator('#flow-root vscode-option', { hasText: 'deployments.apps default/web' }).first().click();
   const flowStatus = panel.locator('#view-flow .status', { hasText: 'deployments.apps default/web' });
   await flowStatus.waitFor();
-  const lanes = await panel.locator('#view-flow .lane-title title').allTextContents();
+  // The lanes as drawn (the Flow's model layer): full titles, folded or not.
+  const lanes = await panel.locator('body').evaluate(() => window.kubesimPanel.flow().lanes.map((l) => l.title));
   const steps = await panel.locator('#view-flow .step .label').allTextContents();
   check(
     'the Flow tab follows the apply from the request to the pods and the EndpointSlice',

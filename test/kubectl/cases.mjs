@@ -6,6 +6,8 @@
 //   sort: compare the lines as a sorted set (output whose order depends on timing)
 //   drop: lines to leave out before comparing (progress lines whose number depends on timing)
 //   anyWorker: the worker a pod landed on is not part of the expectation
+//   mask: [regex, replacement] applied before normalizing (values that move with time, such as a node's usage)
+//   ages: false keeps values that look like ages (kubectl top's CPU in millicores)
 const WAITING = /^Waiting for deployment /;
 
 export const CASES = [
@@ -109,6 +111,32 @@ export const CASES = [
   { name: 'apply-unknown-kind', args: ['apply', '-f', '{{manifests}}/widget.yaml'] },
   { name: 'delete-dry-run-server', args: ['delete', 'deployment', 'web', '-n', 'shop', '--dry-run=server'] },
   { name: 'get-after-dry-run-delete', args: ['get', 'deployment', 'web', '-n', 'shop', '-o', 'name'] },
+  { name: 'create-namespace-psa', args: ['create', 'namespace', 'psa'] },
+  { name: 'label-namespace-restricted', args: ['label', 'ns', 'psa', 'pod-security.kubernetes.io/enforce=restricted'] },
+  { name: 'run-restricted-refused', args: ['run', 'p', '--image=nginx:1.27', '-n', 'psa'] },
+  { name: 'apply-deployment-restricted-warns', args: ['apply', '-f', '{{manifests}}/psa-deployment.yaml'] },
+  { name: 'run-restricted-compliant', args: ['run', 'ok', '--image=nginx:1.27', '-n', 'psa', '--overrides', '{"spec":{"securityContext":{"runAsNonRoot":true,"seccompProfile":{"type":"RuntimeDefault"}},"containers":[{"name":"ok","image":"nginx:1.27","securityContext":{"allowPrivilegeEscalation":false,"capabilities":{"drop":["ALL"]}}}]}}'] },
+  { name: 'label-namespace-invalid', args: ['label', 'ns', 'psa', '--overwrite', 'pod-security.kubernetes.io/enforce=strict'] },
+  { name: 'get-endpoints-deprecated', args: ['get', 'endpoints', '-n', 'shop', '-o', 'name'] },
+  { name: 'create-namespace-vap', args: ['create', 'namespace', 'vap'] },
+  { name: 'apply-policy-invalid-expression', args: ['apply', '-f', '{{manifests}}/vap-invalid.yaml'] },
+  { name: 'apply-policy', args: ['apply', '-f', '{{manifests}}/vap.yaml'] },
+  { name: 'apply-policy-denied', args: ['apply', '-f', '{{manifests}}/vap-deployment.yaml'] },
+  { name: 'create-policy-forbidden-name', args: ['create', 'deployment', 'forbidden', '--image=nginx:1.27', '-n', 'vap'] },
+  { name: 'apply-policy-warn-binding', args: ['apply', '-f', '{{manifests}}/vap-warn-binding.yaml'] },
+  { name: 'apply-policy-warned', args: ['apply', '-f', '{{manifests}}/vap-deployment.yaml'] },
+  { name: 'apply-crd-rules', args: ['apply', '-f', '{{manifests}}/rules-crd.yaml'] },
+  { name: 'wait-crd-rules-established', args: ['wait', '--for=condition=Established', 'crd/widgets.rules.example.com', '--timeout=30s'] },
+  { name: 'apply-custom-resource-rule-denied', args: ['apply', '-f', '{{manifests}}/rules-widget-invalid.yaml'] },
+  { name: 'get-apiservices', args: ['get', 'apiservices'] },
+  { name: 'apply-hpa-deployment', args: ['apply', '-f', '{{manifests}}/hpa.yaml'] },
+  { name: 'rollout-status-hpa', args: ['rollout', 'status', 'deployment/api', '-n', 'hpa', '--timeout=90s'], drop: WAITING },
+  { name: 'autoscale', args: ['autoscale', 'deploy', 'api', '-n', 'hpa', '--min=2', '--max=4', '--cpu-percent=50'] },
+  { name: 'get-hpa-unknown', args: ['get', 'hpa', '-n', 'hpa'] },
+  { name: 'wait-hpa-scaling-active', args: ['wait', '--for=condition=ScalingActive', 'hpa/api', '-n', 'hpa', '--timeout=90s'] },
+  { name: 'get-hpa', args: ['get', 'hpa', '-n', 'hpa'] },
+  { name: 'top-pods', args: ['top', 'pods', '-n', 'hpa'], ages: false },
+  { name: 'top-nodes', args: ['top', 'nodes'], mask: [/\b\d+(m|Mi|%)(?=\s|$)/gm, '<n>$1'], ages: false },
 ];
 
 /**

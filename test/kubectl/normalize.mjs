@@ -25,14 +25,18 @@ const RULES = [
   [/\(x\d+ over <age>\)/g, '(x<n> over <age>)'],
 ];
 
+const AGE_RULES = RULES.slice(-2).map(([re]) => re);
+
 const WORKER = [/\bkubesim-worker\d*(\/172\.18\.0\.\d+)?/g, 'kubesim-worker<n>'];
 
 /** Lines of a unified diff keep their spacing (it is the YAML's indentation). */
 const isDiffLine = (line) => /^[+-] /.test(line);
 
-export function normalize(text, { anyWorker = false } = {}) {
+/** `ages: false` keeps durations-looking values as they are (`kubectl top`'s 20m is CPU, not an age). */
+export function normalize(text, { anyWorker = false, ages = true } = {}) {
   let out = text;
-  for (const [re, to] of anyWorker ? [...RULES, WORKER] : RULES) out = out.replace(re, to);
+  const rules = ages ? RULES : RULES.filter(([re]) => !AGE_RULES.includes(re));
+  for (const [re, to] of anyWorker ? [...rules, WORKER] : rules) out = out.replace(re, to);
   return out
     .split('\n')
     .map((line) => (isDiffLine(line) ? line : line.replace(/(\S) {2,}/g, '$1  ')).replace(/\s+$/, ''))

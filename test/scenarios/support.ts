@@ -5,7 +5,7 @@
  * ReplicaSet's spec.replicas over time, and typed reads of the objects.
  */
 import { createCluster, type Cluster, type ClusterOptions } from '../../src/engine/cluster';
-import { applyManifestText } from '../../src/engine/manifests/apply';
+import { applyManifestText } from '../../src/engine/kubectl/apply';
 import { DEPLOYMENTS, ENDPOINTSLICES, NAMESPACES, NODES, PODS, REPLICASETS } from '../../src/engine/client/resources';
 import type { KubeObject } from '../../src/engine/api/types';
 import type { KubeEventRecord } from '../../src/engine/trace/event';

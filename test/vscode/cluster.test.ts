@@ -103,7 +103,18 @@ suite('kubesim cluster in the editor', () => {
 
     const nodes = rows(a, group(a, 'Nodes').element);
     assert.deepEqual(nodes.map((n) => n.label), ['kubesim-control-plane', 'kubesim-worker', 'kubesim-worker2', 'kubesim-worker3']);
-    assert.match(nodes[0]!.description, /^Ready · 0\/110 pods · 4 CPU · 15\.\dGi$/);
+    // Requested of allocatable: the tainted control plane runs none of them; each worker's sums are
+    // its pods' requests (web.yaml asks 100m and 128Mi a pod), and the three pods are all counted.
+    assert.match(nodes[0]!.description, /^Ready · cpu 0\/4 · memory 0\/15\.\dGi · pods 0\/110$/);
+    let placed = 0;
+    for (const n of nodes.slice(1)) {
+      const m = /^Ready · cpu (\S+)\/4 · memory (\S+)\/15\.\dGi · pods (\d)\/110$/.exec(n.description);
+      assert.ok(m, `node ${n.label}: ${n.description}`);
+      const count = Number(m[3]);
+      assert.deepEqual([m[1], m[2]], count === 0 ? ['0', '0'] : [`${count * 100}m`, `${count * 128}Mi`], `node ${n.label}: ${n.description}`);
+      placed += count;
+    }
+    assert.equal(placed, 3, 'the nodes count the three pods');
     const onNodes = nodes.flatMap((n) => rows(a, n.element).map((p) => p.label)).sort();
     assert.deepEqual(onNodes, pods.map((p) => p.label).sort(), 'each pod also shows under its node');
 
@@ -155,7 +166,7 @@ suite('kubesim cluster in the editor', () => {
     const doc = await vscode.workspace.openTextDocument({ language: 'yaml', content: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: fast\n' });
     await vscode.window.showTextDocument(doc);
     const [forbidden] = await kubesimDiagnostics(doc.uri, (d) => d.some((x) => x.message.includes('forbidden')));
-    assert.match(forbidden!.message, /^configmaps is forbidden: User "jane" cannot create resource "configmaps" in API group "" in the namespace "default"$/);
+    assert.match(forbidden!.message, /^configmaps "settings" is forbidden: User "jane" cannot patch resource "configmaps" in API group "" in the namespace "default"$/);
     await vscode.commands.executeCommand('kubesim.apply');
     assert.match(a.output.text, /# as jane \(dev\)\nError from server \(Forbidden\): .*User "jane" cannot (get|patch) resource "configmaps" in API group "" in the namespace "default"/);
     await config().update('user', undefined, vscode.ConfigurationTarget.Global);

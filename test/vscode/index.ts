@@ -13,7 +13,9 @@ export async function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'test/vscode', mocha);
   await import('./diagnostics.test');
   await import('./hover-and-fixes.test');
+  await import('./apply-agreement.test');
   await import('./cluster.test');
+  await import('./persistence.test');
   await import('./panel.test');
   await import('./endpoint.test');
   const failures = await new Promise<number>((resolve) => mocha.run(resolve));

@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { createCluster, type Cluster } from '../../src/engine/cluster';
+import { SharedInformerFactory } from '../../src/engine/client/informer';
 import { showPanel, type ControlPlanePanel, type PanelHost } from '../../src/extension/panel/index';
+import { StateLog } from '../../src/extension/panel/state-log';
+import { PanelFeed } from '../../src/extension/panel/feed';
 import { EXTENSION_ID } from './support';
 
 /** Waits for `ready` to hold, polling (webviews load asynchronously). */
@@ -34,10 +37,18 @@ suite('kubesim control-plane panel', () => {
 
   suiteSetup(async () => {
     cluster = await createCluster({ seed: 'panel-suite' });
+    const factory = new SharedInformerFactory({ client: cluster.client(), clock: cluster.clock, random: cluster.random.fork('panel-suite'), component: 'panel-suite' });
+    const state = new StateLog({ factory, trace: cluster.trace, clock: cluster.clock, machines: cluster.nodes().map((node) => ({ node, running: true })) });
+    factory.start();
+    await cluster.advance(0);
     const host: PanelHost = {
-      cluster: async () => {
-        syncs++;
-        return { trace: cluster.trace, client: cluster.client() };
+      connect: async (post) => {
+        const feed = new PanelFeed({ trace: cluster.trace, client: cluster.client(), state, logs: cluster.logs }, post);
+        const sync = (): Promise<void> => {
+          syncs++;
+          return feed.sync();
+        };
+        return { sync, hidden: () => feed.hidden(), read: (m) => feed.read(m), dispose: () => feed.dispose() };
       },
       onDidChangeCluster: changed.event,
     };
@@ -77,6 +88,9 @@ suite('kubesim control-plane panel', () => {
     assert.deepEqual(csp.get('style-src'), [...cspSource, `'nonce-${nonce}'`]);
     assert.deepEqual(csp.get('img-src'), [...cspSource, 'data:']);
     assert.deepEqual(csp.get('font-src'), cspSource);
+    // The graph's layout worker, from a blob: URL of the bundled script; nothing else may start one.
+    assert.deepEqual(csp.get('worker-src'), ['blob:']);
+    assert.equal(csp.get('connect-src'), undefined, 'no connections (default-src none)');
     assert.doesNotMatch(html, /unsafe-inline|unsafe-eval/);
     // Every script carries the nonce and every resource is the extension's own, from dist/.
     const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]!);

@@ -1,9 +1,12 @@
 /**
  * The Flow view's model: everything an apply set in motion, found only by following cause links
- * from the user's request (DESIGN.md invariant 2), laid out as a sequence diagram: one lane per
+ * from the user's request (docs/architecture.md, invariant 2), laid out as a sequence diagram: one lane per
  * actor (API server, etcd, each controller, the scheduler, each kubelet), one step per record in
  * id order, each with an arrow from the lane of the record that caused it.
  */
+import { own } from '../../src/protocol/own';
+import { causalClosure } from '../../src/protocol/timeline';
+import { retriedRecords } from '../../src/protocol/timeline';
 import type { PanelRecord } from '../../src/protocol/panel';
 import { formatCount, groupResource } from './format';
 import { requestObject } from './rows';
@@ -11,6 +14,10 @@ import { requestObject } from './rows';
 export interface FlowLane {
   readonly id: string;
   readonly title: string;
+  /** Records of the chain on this lane (drawn or not). */
+  readonly count: number;
+  /** Its steps are not drawn: the user folded it, or every one of them is a sync that changed nothing. */
+  readonly collapsed: boolean;
 }
 
 export interface FlowStep {
@@ -19,6 +26,8 @@ export interface FlowStep {
   /** The lane of the record that caused this one (absent for the root). */
   readonly from?: number;
   readonly label: string;
+  /** A failure a later sync got past (timeline/retries.ts): drawn as retried, not failed. */
+  readonly retried: boolean;
 }
 
 export interface Flow {
@@ -26,34 +35,26 @@ export interface Flow {
   readonly steps: readonly FlowStep[];
   /** Records of the chain left out beyond the step limit. */
   readonly omitted: number;
+  /** Records of the chain the quiet filters hide (Events, reads, heartbeats). */
+  readonly hidden: number;
+  /** Records on collapsed lanes. */
+  readonly folded: number;
 }
 
-/** Every record's direct effects: cause id -> the records naming it as their cause, in id order. */
-export function causeIndex(records: Iterable<PanelRecord>): Map<number, PanelRecord[]> {
-  const children = new Map<number, PanelRecord[]>();
-  for (const r of records) {
-    if (r.cause === undefined) continue;
-    const list = children.get(r.cause);
-    if (list) list.push(r);
-    else children.set(r.cause, [r]);
-  }
-  for (const list of children.values()) list.sort((a, b) => a.id - b.id);
-  return children;
+export interface FlowOptions {
+  readonly maxSteps?: number;
+  /** Records the quiet filters hide. */
+  hide?(r: PanelRecord): boolean;
+  /** Lanes the user folded or opened (lane id -> folded); the others fold when all they hold is syncs that changed nothing. */
+  readonly lanes?: Readonly<Record<string, boolean>>;
 }
 
-/** The root and everything caused by it, transitively, in id order. */
-export function causalChain(root: PanelRecord, children: ReadonlyMap<number, Iterable<PanelRecord>>): PanelRecord[] {
-  const seen = new Set<number>([root.id]);
-  const out: PanelRecord[] = [root];
-  for (let i = 0; i < out.length; i++) {
-    for (const child of children.get(out[i]!.id) ?? []) {
-      if (seen.has(child.id)) continue;
-      seen.add(child.id);
-      out.push(child);
-    }
-  }
-  return out.sort((a, b) => a.id - b.id);
+/** A sync that sent nothing and ended well: a loop that woke up and found nothing to do. */
+function idle(r: PanelRecord): boolean {
+  return r.type === 'controller.reconcile' && r.requests.length === 0 && r.outcome !== 'error';
 }
+
+export { causeIndex, causalClosure as causalChain } from '../../src/protocol/timeline';
 
 /**
  * The user's own writes, where an apply's chain starts: nothing in the trace caused them (no
@@ -67,28 +68,43 @@ export function isUserWrite(r: PanelRecord): boolean {
 
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
-export function buildFlow(root: PanelRecord, children: ReadonlyMap<number, Iterable<PanelRecord>>, maxSteps = 400): Flow {
-  const chain = causalChain(root, children);
-  const shown = chain.slice(0, maxSteps);
-  const laneOf = new Map<string, { lane: FlowLane; rank: number; first: number }>();
-  const keys = shown.map((r, i) => {
-    const lane = laneFor(r);
-    if (!laneOf.has(lane.lane.id)) laneOf.set(lane.lane.id, { ...lane, first: i });
-    return lane.lane.id;
+export function buildFlow(root: PanelRecord, children: ReadonlyMap<number, Iterable<PanelRecord>>, options: FlowOptions = {}): Flow {
+  const chain = causalClosure(root, children);
+  const retried = retriedRecords(chain);
+  const visible = chain.filter((r) => r.id === root.id || !options.hide?.(r));
+  const lanes = new Map<string, { lane: { id: string; title: string }; rank: number; first: number; count: number; busy: boolean }>();
+  const laneKey = new Map<number, string>();
+  visible.forEach((r, i) => {
+    const { lane, rank } = laneFor(r);
+    let l = lanes.get(lane.id);
+    if (!l) lanes.set(lane.id, (l = { lane, rank, first: i, count: 0, busy: false }));
+    l.count++;
+    if (!idle(r)) l.busy = true;
+    laneKey.set(r.id, lane.id);
   });
-  const ordered = [...laneOf.values()].sort((a, b) => a.rank - b.rank || a.first - b.first);
+  const ordered = [...lanes.values()].sort((a, b) => a.rank - b.rank || a.first - b.first);
+  const folded = (l: (typeof ordered)[number]): boolean => own(options.lanes, l.lane.id) ?? !l.busy;
   const index = new Map(ordered.map((l, i) => [l.lane.id, i]));
-  const laneById = new Map(shown.map((r, i) => [r.id, index.get(keys[i]!)!]));
+  const foldedIds = new Set(ordered.filter(folded).map((l) => l.lane.id));
+  const drawn = visible.filter((r) => r.id === root.id || !foldedIds.has(laneKey.get(r.id)!));
+  const shown = drawn.slice(0, options.maxSteps ?? 400);
   const steps = shown.map((record): FlowStep => {
-    const from = record.id === root.id || record.cause === undefined ? undefined : laneById.get(record.cause);
-    return { record, lane: laneById.get(record.id)!, label: stepLabel(record), ...(from !== undefined ? { from } : {}) };
+    const causeLane = record.id === root.id || record.cause === undefined ? undefined : laneKey.get(record.cause);
+    const from = causeLane === undefined ? undefined : index.get(causeLane);
+    return { record, lane: index.get(laneKey.get(record.id)!)!, label: stepLabel(record), retried: retried.has(record.id), ...(from !== undefined ? { from } : {}) };
   });
-  return { lanes: ordered.map((l) => l.lane), steps, omitted: chain.length - shown.length };
+  return {
+    lanes: ordered.map((l) => ({ ...l.lane, count: l.count, collapsed: folded(l) && l.lane.id !== laneKey.get(root.id) })),
+    steps,
+    omitted: drawn.length - shown.length,
+    hidden: chain.length - visible.length,
+    folded: visible.length - drawn.length,
+  };
 }
 
 const RANK = { apiserver: 0, etcd: 1, controller: 2, scheduler: 3, kubelet: 4, events: 5, other: 6 } as const;
 
-function laneFor(r: PanelRecord): { lane: FlowLane; rank: number } {
+function laneFor(r: PanelRecord): { lane: { id: string; title: string }; rank: number } {
   switch (r.type) {
     case 'api.request':
       return { lane: { id: 'apiserver', title: 'API server' }, rank: RANK.apiserver };

@@ -12,7 +12,7 @@ export function formatTimestamp(ms: number): string {
 
 /** A delay as Go prints short durations: 5ms, 1.5s, 2m30s. */
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms}ms`;
+  if (ms < 1000) return `${+ms.toFixed(3)}ms`;
   if (ms < 60_000) return `${+(ms / 1000).toFixed(3)}s`;
   const minutes = Math.floor(ms / 60_000);
   return `${minutes}m${+((ms - minutes * 60_000) / 1000).toFixed(3)}s`;

@@ -2,8 +2,8 @@
  * The four record lists: which records each one holds, how its filters match them, and the
  * values its filter menus offer (the values seen so far).
  */
-import type { ApiRequestRecord } from '../../src/engine/trace/apiserver';
-import type { ReconcileRecord } from '../../src/engine/trace/reconcile';
+import type { ApiRequestRecord } from '../../src/protocol/trace-records';
+import type { ReconcileRecord } from '../../src/protocol/trace-records';
 import type { PanelRecord } from '../../src/protocol/panel';
 import { kindOf, reconcileRow, requestRow, revisionRow, schedulerRow, type Kinds, type RevisionRowRecord, type Row, type SchedulerRowRecord } from './rows';
 import type { Filters, ListTab } from './state';
@@ -67,7 +67,7 @@ export function passes<R extends PanelRecord, T extends ListTab>(spec: ListSpec<
   const values = spec.values(r, kinds) as Record<string, string>;
   for (const [field, wanted] of Object.entries(filters as Record<string, string>)) {
     if (wanted === '') continue;
-    const v = values[field] ?? '';
+    const v = (Object.hasOwn(values, field) ? values[field] : undefined) ?? '';
     if (spec.textFields.includes(field) ? !v.toLowerCase().includes(wanted.toLowerCase()) : v !== wanted) return false;
   }
   return true;

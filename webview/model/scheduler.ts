@@ -1,10 +1,9 @@
 /**
  * The Scheduler view's tables, read off a scheduling attempt record: the filter table (each
  * evaluated node against each filter plugin, in the order they ran), the score table (each
- * plugin's raw, normalized and weighted score per node, and the total) and, for a failed
- * attempt, each node's rejection.
+ * plugin's raw, normalized and weighted score per node, and the total).
  */
-import { filterPluginVerdicts, type SchedulingAttemptRecord } from '../../src/engine/scheduler/record';
+import { filterPluginVerdicts, type SchedulingAttemptRecord } from '../../src/protocol/trace-records';
 
 export interface FilterCell {
   readonly verdict: 'passed' | 'rejected' | 'not run';
@@ -67,15 +66,4 @@ export function scoreTable(a: SchedulingAttemptRecord): ScoreTable | undefined {
   }));
   rows.sort((x, y) => (rank.get(x.node) ?? Infinity) - (rank.get(y.node) ?? Infinity) || y.total - x.total);
   return { plugins: a.scorePlugins, rows };
-}
-
-export interface NodeRejection {
-  readonly node: string;
-  readonly plugin: string;
-  readonly reasons: readonly string[];
-}
-
-/** Why each evaluated node was turned away (a FailedScheduling, node by node). */
-export function rejections(a: SchedulingAttemptRecord): NodeRejection[] {
-  return (a.filters ?? []).filter((v) => v.code !== 'Success').map((v) => ({ node: v.node, plugin: v.plugin, reasons: v.reasons }));
 }

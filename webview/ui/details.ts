@@ -4,17 +4,18 @@
  * revision the object as it was then and its diff with the version before, read through the
  * API server at those revisions.
  */
-import type { ApiRequestRecord } from '../../src/engine/trace/apiserver';
-import type { ReconcileRecord } from '../../src/engine/trace/reconcile';
-import type { RevisionRecord } from '../../src/engine/trace/revision';
-import type { BindingRecord, SchedulingAttemptRecord } from '../../src/engine/scheduler/record';
+import type { ApiRequestRecord } from '../../src/protocol/trace-records';
+import type { ReconcileRecord } from '../../src/protocol/trace-records';
+import type { RevisionRecord } from '../../src/protocol/trace-records';
+import type { BindingRecord, SchedulingAttemptRecord } from '../../src/protocol/trace-records';
 import type { ObjectAtRevision, PanelRecord, RevisionMessage } from '../../src/protocol/panel';
 import { diffLines, diffStat, foldUnchanged } from '../model/diff';
 import { stepLabel } from '../model/flow';
 import { formatDuration, formatTimestamp, plural } from '../model/format';
 import type { RecordStore } from '../model/record-store';
 import { kindOf, reconcileOutcome, reconcileTrigger, requestObject, requestResource, type Kinds, type RevisionRowRecord, type SchedulerRowRecord } from '../model/rows';
-import { filterTable, rejections, scoreTable } from '../model/scheduler';
+import { filterTable, scoreTable } from '../model/scheduler';
+import { rejectionText } from '../model/verdicts';
 import { h, replaceChildren } from './dom';
 
 export interface DetailContext {
@@ -238,7 +239,6 @@ function attemptDetail(a: SchedulingAttemptRecord, ctx: DetailContext): Node {
   const headline = a.outcome === 'scheduled' ? `${pod} → ${a.node ?? ''}` : `${pod}: ${a.outcome}`;
   const filters = filterTable(a);
   const scores = scoreTable(a);
-  const rejected = a.outcome === 'scheduled' ? [] : rejections(a);
   return h(
     'div',
     {},
@@ -256,9 +256,7 @@ function attemptDetail(a: SchedulingAttemptRecord, ctx: DetailContext): Node {
       ['Ranking', a.ranking.map((n) => `${n.node} (${n.score})`).join(', ') || undefined],
       ['Preemption', a.preemption ? preemptionText(a.preemption) : undefined],
     ]),
-    rejected.length > 0 && h('h3', {}, 'Why each node was turned away'),
-    rejected.length > 0 && h('ul', { class: 'rejections' }, ...rejected.map((n) => h('li', {}, h('strong', {}, n.node), ` — ${n.plugin}: ${n.reasons.join('; ')}`))),
-    filters ? filterTableView(filters) : h('p', { class: 'hint' }, 'The per-node filter and score tables were not recorded for this attempt (summary detail).'),
+    filters ? filterTableView(filters, a) : h('p', { class: 'hint' }, 'The per-node filter and score tables were not recorded for this attempt (summary detail).'),
     scores && scoreTableView(scores),
     relations(a, ctx),
   );
@@ -270,44 +268,63 @@ function preemptionText(p: NonNullable<SchedulingAttemptRecord['preemption']>): 
   return [nominated, victims, p.message].filter(Boolean).join('; ');
 }
 
-function filterTableView(t: NonNullable<ReturnType<typeof filterTable>>): Node {
+/**
+ * The filter table: one row per evaluated node (its name sticks to the left when the table
+ * scrolls), one narrow column per filter plugin in the order they ran (✓ passed, ✗ rejected,
+ * · not run; the reason in the cell's tooltip), and the node's verdict in words, with
+ * NodeResourcesFit's amounts. Readable at 1400x900 for a few nodes, scrollable for many.
+ */
+function filterTableView(t: NonNullable<ReturnType<typeof filterTable>>, a: SchedulingAttemptRecord): Node {
   const rows = t.rows.slice(0, MAX_TABLE_NODES);
   const mark = { passed: '✓', rejected: '✗', 'not run': '·' } as const;
+  const verdicts = new Map((a.filters ?? []).map((v) => [v.node, v]));
   return h(
     'div',
-    { class: 'table-wrap' },
+    { class: 'table-wrap matrix-wrap', tabindex: 0, role: 'region', 'aria-label': 'Filter table' },
     h(
       'table',
       { class: 'matrix filters-table' },
-      h('caption', {}, 'Filter: each evaluated node against each filter plugin, in the order they ran'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Node'), ...t.plugins.map((p) => h('th', { scope: 'col' }, p)))),
+      h('caption', {}, 'Filter: each evaluated node against each filter plugin, in the order they ran (✓ passed, ✗ rejected, · not run)'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'node-col' }, 'Node'), ...t.plugins.map((p) => h('th', { scope: 'col', class: 'plugin', title: p }, h('span', {}, p))), h('th', { scope: 'col', class: 'verdict-col' }, 'Verdict'))),
       h(
         'tbody',
         {},
-        ...rows.map((row) =>
-          h(
+        ...rows.map((row) => {
+          const v = verdicts.get(row.node);
+          const verdict = row.chosen ? 'chosen' : row.feasible ? 'feasible' : v ? rejectionText(v) : 'rejected';
+          return h(
             'tr',
             { class: row.chosen ? 'chosen' : row.feasible ? 'feasible' : 'infeasible' },
-            h('th', { scope: 'row' }, row.chosen ? `${row.node} (chosen)` : row.node),
-            ...row.cells.map((c) => h('td', { class: `verdict-${c.verdict.replace(' ', '-')}`, title: c.reasons.join('; ') || c.verdict }, c.reasons.length ? `${mark[c.verdict]} ${c.reasons.join('; ')}` : mark[c.verdict])),
-          ),
-        ),
+            h('th', { scope: 'row', class: 'node-col' }, row.node),
+            ...row.cells.map((c, i) => h('td', { class: `mark verdict-${c.verdict.replace(' ', '-')}`, title: `${t.plugins[i]}: ${c.reasons.join('; ') || c.verdict}`, 'aria-label': `${t.plugins[i]}: ${c.verdict}${c.reasons.length ? `: ${c.reasons.join('; ')}` : ''}` }, mark[c.verdict])),
+            h('td', { class: 'verdict-col' }, verdict),
+          );
+        }),
       ),
     ),
     t.rows.length > rows.length && h('p', { class: 'hint' }, `${plural(t.rows.length - rows.length, 'more node')} not shown.`),
   );
 }
 
+/** A bar as long as a share of the best total (sized through the CSSOM: the CSP allows no style attributes). */
+function scoreBar(share: number): HTMLElement {
+  const bar = h('span', { class: 'score-bar', 'aria-hidden': 'true' });
+  bar.style.width = `${Math.round(share * 60)}px`;
+  return bar;
+}
+
+/** The score table: per node, each score plugin's weighted score (raw and normalized in the tooltip) and the total. */
 function scoreTableView(t: NonNullable<ReturnType<typeof scoreTable>>): Node {
   const rows = t.rows.slice(0, MAX_TABLE_NODES);
+  const best = Math.max(1, ...rows.map((r) => r.total));
   return h(
     'div',
-    { class: 'table-wrap' },
+    { class: 'table-wrap matrix-wrap', tabindex: 0, role: 'region', 'aria-label': 'Score table' },
     h(
       'table',
       { class: 'matrix scores-table' },
-      h('caption', {}, 'Score: raw / normalized / weighted per plugin (weight in brackets), and the total'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Node'), ...t.plugins.map((p) => h('th', { scope: 'col' }, `${p.name} (×${p.weight})`)), h('th', { scope: 'col' }, 'Total'))),
+      h('caption', {}, 'Score: each plugin\u2019s weighted score (hover for raw / normalized / weighted; weight after ×), and the total'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'node-col' }, 'Node'), ...t.plugins.map((p) => h('th', { scope: 'col', class: 'plugin', title: `${p.name} (weight ${p.weight})` }, h('span', {}, `${p.name} ×${p.weight}`))), h('th', { scope: 'col', class: 'total-col' }, 'Total'))),
       h(
         'tbody',
         {},
@@ -315,9 +332,9 @@ function scoreTableView(t: NonNullable<ReturnType<typeof scoreTable>>): Node {
           h(
             'tr',
             { class: row.chosen ? 'chosen' : '' },
-            h('th', { scope: 'row' }, row.chosen ? `${row.node} (chosen)` : row.node),
-            ...row.cells.map((c) => h('td', { class: 'num' }, `${c.raw} / ${c.normalized} / ${c.weighted}`)),
-            h('td', { class: 'num total' }, String(row.total)),
+            h('th', { scope: 'row', class: 'node-col' }, row.chosen ? `${row.node} (chosen)` : row.node),
+            ...row.cells.map((c, i) => h('td', { class: 'num', title: `${t.plugins[i]!.name}: raw ${c.raw} / normalized ${c.normalized} / weighted ${c.weighted}` }, String(c.weighted))),
+            h('td', { class: 'num total-col' }, scoreBar(row.total / best), ` ${row.total}`),
           ),
         ),
       ),

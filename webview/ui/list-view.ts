@@ -4,6 +4,8 @@
  */
 import type { PanelRecord } from '../../src/protocol/panel';
 import { passes, type ListSpec } from '../model/lists';
+import { hiddenText, type HiddenReason, type Quiet } from '../model/quiet';
+import { QuietControls, type QuietHost } from './quiet-controls';
 import type { RecordStore } from '../model/record-store';
 import type { Column, Kinds } from '../model/rows';
 import { SortedWindow } from '../model/sorted-window';
@@ -12,14 +14,19 @@ import { formatCount, plural } from '../model/format';
 import { h, replaceChildren } from './dom';
 import { VirtualList } from './virtual-list';
 
-export interface ListViewHost {
+export interface ListViewHost extends QuietHost {
   readonly store: RecordStore;
+  /** Why the quiet filters hide a record (heartbeat, Event, read, another apply), or undefined. */
+  hidden(r: PanelRecord): HiddenReason | undefined;
   kinds(): Kinds;
   filters<T extends ListTab>(tab: T): Filters[T];
   setFilter(tab: ListTab, field: string, value: string): void;
   selected(tab: ListTab): number | undefined;
   setSelected(tab: ListTab, id: number | undefined): void;
   setScroll(tab: ListTab, top: number): void;
+  /** The widths the user gave the list's columns and its detail pane. */
+  layout(tab: ListTab): { columns?: readonly (number | null)[]; detailWidth?: number };
+  setLayout(tab: ListTab, layout: { columns?: readonly (number | null)[]; detailWidth?: number }): void;
 }
 
 export interface ListViewOptions<R extends PanelRecord, T extends ListTab> {
@@ -29,6 +36,8 @@ export interface ListViewOptions<R extends PanelRecord, T extends ListTab> {
   readonly noun: string;
   readonly label: string;
   readonly filterLabels: Record<(typeof FILTER_FIELDS)[T][number], string>;
+  /** The quiet filters that apply to this list's records. */
+  readonly quiet: readonly (keyof Quiet)[];
   detail(record: R): Node;
 }
 
@@ -36,6 +45,8 @@ export class ListView<R extends PanelRecord, T extends ListTab> {
   readonly element: HTMLElement;
   private readonly rows = new SortedWindow<R>();
   private total = 0;
+  private readonly hiddenCounts = new Map<HiddenReason, number>();
+  readonly quiet: QuietControls;
   private readonly facets = new Map<string, Set<string>>();
   private readonly menus = new Map<string, HTMLElement>();
   private facetsChanged = false;
@@ -59,16 +70,72 @@ export class ListView<R extends PanelRecord, T extends ListTab> {
         this.showDetail(r);
       },
       onScroll: (top) => host.setScroll(tab, top),
+      widths: (host.layout(tab).columns ?? []).map((w) => w ?? undefined),
+      onResize: (widths) => host.setLayout(tab, { columns: widths.map((w) => w ?? null) }),
     });
     const filters = h('div', { class: 'filters' });
     for (const field of FILTER_FIELDS[tab]) filters.append(this.filterControl(field));
+    this.quiet = new QuietControls(host, tab, options.quiet);
+    filters.append(this.quiet.element);
     this.status = h('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
     this.detailPane = h('section', { class: 'detail', 'aria-label': `${options.label}: selected record`, tabindex: 0 }, h('p', { class: 'hint' }, 'Select a row to see its details.'));
-    this.element = h('div', { class: 'view' }, h('div', { class: 'toolbar' }, filters, this.status), h('div', { class: 'split' }, this.list.element, this.detailPane));
+    const split = h('div', { class: 'split' });
+    const sash = h('div', { class: 'split-sash', role: 'separator', tabindex: 0, 'aria-orientation': 'vertical', 'aria-label': 'Resize the detail pane', title: 'Drag to resize the detail pane' });
+    this.splitResizable(split, sash);
+    split.append(this.list.element, sash, this.detailPane);
+    this.element = h('div', { class: 'view' }, h('div', { class: 'toolbar' }, filters, this.status), split);
   }
 
   get count(): number {
     return this.rows.length;
+  }
+
+  /** The sash between the list and the detail: drag it, or focus it and use the arrow keys. */
+  private splitResizable(split: HTMLElement, sash: HTMLElement): void {
+    const tab = this.options.spec.tab;
+    const apply = (px: number | undefined): void => {
+      if (px === undefined) split.style.removeProperty('--detail-width');
+      else split.style.setProperty('--detail-width', `${px}px`);
+    };
+    apply(this.host.layout(tab).detailWidth);
+    const set = (px: number): number => {
+      const total = split.getBoundingClientRect().width;
+      const w = Math.round(Math.max(240, Math.min(total - 320, px)));
+      apply(w);
+      return w;
+    };
+    sash.addEventListener('pointerdown', (e) => {
+      e.preventDefault();
+      sash.setPointerCapture(e.pointerId);
+      const right = split.getBoundingClientRect().right;
+      let w: number | undefined;
+      const move = (m: PointerEvent): void => void (w = set(right - m.clientX));
+      const up = (): void => {
+        sash.removeEventListener('pointermove', move);
+        sash.removeEventListener('pointerup', up);
+        if (w !== undefined) this.host.setLayout(tab, { detailWidth: w });
+      };
+      sash.addEventListener('pointermove', move);
+      sash.addEventListener('pointerup', up);
+    });
+    sash.addEventListener('keydown', (e) => {
+      const step = e.key === 'ArrowLeft' ? 24 : e.key === 'ArrowRight' ? -24 : 0;
+      if (step === 0) return;
+      e.preventDefault();
+      this.host.setLayout(tab, { detailWidth: set(this.detailPane.getBoundingClientRect().width + step) });
+    });
+  }
+
+  /** What the list shows: every row (record id, type, cells, tone) and the status line. */
+  model(): { rows: { id: number; type: string; cells: readonly string[]; tone: string | undefined }[]; status: string } {
+    const kinds = this.host.kinds();
+    return {
+      rows: [...this.rows].map((r) => {
+        const row = this.options.spec.row(r, kinds);
+        return { id: r.id, type: r.type, cells: row.cells, tone: row.tone };
+      }),
+      status: this.status.dataset.text ?? '',
+    };
   }
 
   focusList(): void {
@@ -85,6 +152,11 @@ export class ListView<R extends PanelRecord, T extends ListTab> {
       if (!spec.accepts(r)) continue;
       this.total++;
       this.learn(spec.values(r, kinds));
+      const hidden = spec.always?.(r) ? undefined : this.host.hidden(r);
+      if (hidden) {
+        this.hiddenCounts.set(hidden, (this.hiddenCounts.get(hidden) ?? 0) + 1);
+        continue;
+      }
       if (!passes(spec, r, filters, kinds)) continue;
       this.rows.insert(r);
       changed = true;
@@ -94,7 +166,12 @@ export class ListView<R extends PanelRecord, T extends ListTab> {
 
   /** Forgets rows older than the store's first record. */
   dropBelow(firstId: number, dropped: readonly PanelRecord[]): void {
-    for (const r of dropped) if (this.options.spec.accepts(r)) this.total--;
+    for (const r of dropped) {
+      if (!this.options.spec.accepts(r)) continue;
+      this.total--;
+      const hidden = this.host.hidden(r);
+      if (hidden) this.hiddenCounts.set(hidden, Math.max(0, (this.hiddenCounts.get(hidden) ?? 0) - 1));
+    }
     this.rows.dropBelow(firstId);
   }
 
@@ -102,6 +179,7 @@ export class ListView<R extends PanelRecord, T extends ListTab> {
   rebuild(): void {
     this.rows.clear();
     this.total = 0;
+    this.hiddenCounts.clear();
     this.add([...this.host.store.records]);
     this.list.setItems(this.rows);
   }
@@ -160,8 +238,8 @@ export class ListView<R extends PanelRecord, T extends ListTab> {
 
   private filterControl(field: string): HTMLElement {
     const tab = this.options.spec.tab;
-    const label = (this.options.filterLabels as Record<string, string>)[field] ?? field;
-    const current = (this.host.filters(tab) as Record<string, string>)[field] ?? '';
+    const label = ownString(this.options.filterLabels, field) ?? field;
+    const current = ownString(this.host.filters(tab), field) ?? '';
     const id = `${tab}-filter-${field}`;
     if (this.options.spec.textFields.includes(field)) {
       const input = h('vscode-text-field', { id, placeholder: `${label} contains…`, value: current, 'aria-label': `Filter by ${label}` });
@@ -179,7 +257,7 @@ export class ListView<R extends PanelRecord, T extends ListTab> {
     this.facetsChanged = false;
     const tab = this.options.spec.tab;
     for (const [field, menu] of this.menus) {
-      const current = (this.host.filters(tab) as Record<string, string>)[field] ?? '';
+      const current = ownString(this.host.filters(tab), field) ?? '';
       const values = new Set(this.facets.get(field) ?? []);
       if (current) values.add(current);
       const options = [h('vscode-option', { value: '' }, 'any'), ...[...values].sort().map((v) => h('vscode-option', { value: v }, v))];
@@ -193,6 +271,8 @@ export class ListView<R extends PanelRecord, T extends ListTab> {
     const parts: (string | Node)[] = [];
     const shown = this.rows.length;
     parts.push(shown === this.total ? plural(shown, this.options.noun.replace(/s$/, ''), this.options.noun) : `${formatCount(shown)} of ${plural(this.total, this.options.noun.replace(/s$/, ''), this.options.noun)}`);
+    const hidden = hiddenText(this.hiddenCounts);
+    if (hidden) parts.push(hidden);
     if (store.fellOff > 0) parts.push(h('span', { class: 'fell-off' }, `${plural(store.fellOff, 'older record')} fell off (the buffer keeps the newest ${formatCount(store.capacityLimit)})`));
     if (store.skipped > 0) parts.push(h('span', { class: 'fell-off' }, `${plural(store.skipped, 'record')} skipped while the panel caught up`));
     const text = parts.map((p) => (typeof p === 'string' ? p : p.textContent)).join(' · ');
@@ -200,4 +280,9 @@ export class ListView<R extends PanelRecord, T extends ListTab> {
     this.status.dataset.text = text;
     replaceChildren(this.status, ...parts.flatMap((p, i) => (i === 0 ? [p] : [' · ', p])));
   }
+}
+
+/** A filter's or label's own value (field names are data to the map: never an inherited member). */
+function ownString(map: object | undefined, field: string): string | undefined {
+  return map && Object.hasOwn(map, field) ? (map as Record<string, string>)[field] : undefined;
 }

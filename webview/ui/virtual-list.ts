@@ -17,7 +17,12 @@ export interface VirtualListOptions<T> {
   row(item: T): Row;
   onSelect(item: T | undefined): void;
   onScroll(scrollTop: number): void;
+  /** Column widths the user dragged (px; undefined: the column's own track). */
+  readonly widths?: readonly (number | undefined)[];
+  onResize?(widths: readonly (number | undefined)[]): void;
 }
+
+const MIN_COLUMN = 40;
 
 export class VirtualList<T extends HasId> {
   readonly element: HTMLElement;
@@ -32,19 +37,24 @@ export class VirtualList<T extends HasId> {
   private following = true;
   private pendingEnd = false;
 
+  private readonly widths: (number | undefined)[];
+  private readonly headerCells: HTMLElement[];
+
   constructor(private readonly options: VirtualListOptions<T>) {
-    const template = options.columns.map((c) => c.width).join(' ');
-    const header = h(
-      'div',
-      { class: 'vlist-header', role: 'rowgroup' },
-      h('div', { class: 'vlist-header-row', role: 'row', 'aria-rowindex': 1 }, ...options.columns.map((c) => h('div', { class: 'vlist-cell', role: 'columnheader' }, c.title))),
-    );
+    this.widths = options.columns.map((_, i) => options.widths?.[i]);
+    // Each heading has a handle on its right edge: drag it (or focus it and use the arrow keys) to resize the column.
+    this.headerCells = options.columns.map((c, i) => {
+      const handle = h('div', { class: 'col-resize', role: 'separator', tabindex: 0, 'aria-orientation': 'vertical', 'aria-label': `Resize the ${c.title} column`, title: `Drag to resize ${c.title}` });
+      this.resizable(handle, i);
+      return h('div', { class: 'vlist-cell', role: 'columnheader', title: c.title }, h('span', { class: 'col-title' }, c.title), i < options.columns.length - 1 && handle);
+    });
+    const header = h('div', { class: 'vlist-header', role: 'rowgroup' }, h('div', { class: 'vlist-header-row', role: 'row', 'aria-rowindex': 1 }, ...this.headerCells));
     this.layer = h('div', { class: 'vlist-rows', role: 'presentation' });
     this.spacer = h('div', { class: 'vlist-spacer', role: 'presentation' }, this.layer);
     this.body = h('div', { class: 'vlist-body', role: 'rowgroup' }, this.spacer);
     // The grid itself takes focus (one tab stop); the active row is its aria-activedescendant.
     this.element = h('div', { class: 'vlist', role: 'grid', tabindex: 0, 'aria-label': options.label, 'aria-colcount': options.columns.length }, header, this.body);
-    this.element.style.setProperty('--vlist-columns', template);
+    this.applyWidths();
     this.element.style.setProperty('--vlist-row-height', `${ROW_HEIGHT}px`);
     this.body.addEventListener('scroll', () => {
       this.following = atEnd(this.body.scrollTop, this.body.clientHeight, ROW_HEIGHT, this.count);
@@ -57,6 +67,48 @@ export class VirtualList<T extends HasId> {
       const index = row ? Number(row.dataset.index) : NaN;
       if (Number.isInteger(index)) this.selectIndex(index, false);
       this.element.focus({ preventScroll: true });
+    });
+  }
+
+  private applyWidths(): void {
+    const template = this.options.columns.map((c, i) => (this.widths[i] !== undefined ? `${this.widths[i]}px` : c.width)).join(' ');
+    this.element.style.setProperty('--vlist-columns', template);
+  }
+
+  private resizable(handle: HTMLElement, i: number): void {
+    const set = (px: number): void => {
+      this.widths[i] = Math.max(MIN_COLUMN, Math.round(px));
+      handle.setAttribute('aria-valuenow', String(this.widths[i]));
+      this.applyWidths();
+    };
+    handle.addEventListener('pointerdown', (e) => {
+      e.preventDefault();
+      e.stopPropagation();
+      const start = e.clientX;
+      const from = this.headerCells[i]!.getBoundingClientRect().width;
+      handle.setPointerCapture(e.pointerId);
+      const move = (m: PointerEvent): void => set(from + m.clientX - start);
+      const up = (): void => {
+        handle.removeEventListener('pointermove', move);
+        handle.removeEventListener('pointerup', up);
+        this.options.onResize?.(this.widths);
+      };
+      handle.addEventListener('pointermove', move);
+      handle.addEventListener('pointerup', up);
+    });
+    handle.addEventListener('keydown', (e) => {
+      const step = e.key === 'ArrowLeft' ? -16 : e.key === 'ArrowRight' ? 16 : 0;
+      if (step === 0) return;
+      e.preventDefault();
+      e.stopPropagation();
+      set(this.headerCells[i]!.getBoundingClientRect().width + step);
+      this.options.onResize?.(this.widths);
+    });
+    // A double click gives the column back its own width.
+    handle.addEventListener('dblclick', () => {
+      this.widths[i] = undefined;
+      this.applyWidths();
+      this.options.onResize?.(this.widths);
     });
   }
 

@@ -6,6 +6,7 @@
  */
 import { goQuote } from './gofmt';
 import { isObject, type KubeObject } from './types';
+import { own } from './own';
 
 export class FieldSelectorError extends Error {}
 
@@ -189,7 +190,7 @@ const conversions: Record<string, Conversion> = {
  * scheme's ConvertFieldLabel); the error is what the API server returns as a BadRequest.
  */
 export function convertFieldSelector(group: string, kind: string, selector: FieldSelector): FieldSelector | FieldSelectorError {
-  const convert = conversions[`${group}/${kind}`] ?? defaultConversion;
+  const convert = own(conversions, `${group}/${kind}`) ?? defaultConversion;
   const terms: FieldTerm[] = [];
   for (const t of selector.terms) {
     const field = convert(t.field);
@@ -201,7 +202,7 @@ export function convertFieldSelector(group: string, kind: string, selector: Fiel
 
 const get = (obj: unknown, path: string): unknown => {
   let cur = obj;
-  for (const part of path.split('.')) cur = isObject(cur) ? cur[part] : undefined;
+  for (const part of path.split('.')) cur = isObject(cur) ? own(cur, part) : undefined;
   return cur;
 };
 const str = (obj: unknown, path: string): string => {
@@ -278,6 +279,6 @@ export function fieldsForKind(group: string, kind: string, obj: KubeObject): Rec
   return {
     'metadata.name': typeof meta.name === 'string' ? meta.name : '',
     'metadata.namespace': typeof meta.namespace === 'string' ? meta.namespace : '',
-    ...(kindFields[`${group}/${kind}`]?.(obj) ?? {}),
+    ...(own(kindFields, `${group}/${kind}`)?.(obj) ?? {}),
   };
 }

@@ -6,6 +6,8 @@
 import { FieldError, Path, aggregateMessage } from './field';
 import { goQuote } from './gofmt';
 import { isQualifiedName, isValidLabelValue } from './names';
+import { own } from './own';
+import type { LabelSelector, LabelSelectorRequirement } from './generated/meta-v1';
 
 /** selection.Operator values. */
 export type Operator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
@@ -36,10 +38,10 @@ export function requirementMatches(r: Requirement, labels: Labels): boolean {
     case 'in':
     case '=':
     case '==':
-      return has(labels, r.key) && r.values.includes(labels[r.key]!);
+      return has(labels, r.key) && r.values.includes(own(labels, r.key)!);
     case 'notin':
     case '!=':
-      return !has(labels, r.key) || !r.values.includes(labels[r.key]!);
+      return !has(labels, r.key) || !r.values.includes(own(labels, r.key)!);
     case 'exists':
       return has(labels, r.key);
     case '!':
@@ -47,7 +49,7 @@ export function requirementMatches(r: Requirement, labels: Labels): boolean {
     case 'gt':
     case 'lt': {
       if (!has(labels, r.key) || r.values.length !== 1) return false;
-      const actual = parseInt64(labels[r.key]!);
+      const actual = parseInt64(own(labels, r.key)!);
       const bound = parseInt64(r.values[0]!);
       if (actual === undefined || bound === undefined) return false;
       return r.operator === 'gt' ? actual > bound : actual < bound;
@@ -430,16 +432,7 @@ export function selectorFromSet(set: Labels): Selector {
 
 // --- metav1.LabelSelector -------------------------------------------------------------------
 
-export interface LabelSelectorRequirement {
-  key: string;
-  operator: string;
-  values?: string[] | null;
-}
-
-export interface LabelSelector {
-  matchLabels?: Record<string, string> | null;
-  matchExpressions?: LabelSelectorRequirement[] | null;
-}
+export type { LabelSelector, LabelSelectorRequirement };
 
 const metaOperators: Record<string, Operator> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
 

@@ -8,7 +8,20 @@
  */
 import { invalid, required, type ErrorList, type Path } from './field';
 
-const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
+/** UTF-8 length, as Go's len(string) counts (a lone surrogate as U+FFFD): no Buffer, so the webview can use it too. */
+function byteLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2;
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
 
 /** RegexError: the message, examples and the regular expression, as upstream formats them. */
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {

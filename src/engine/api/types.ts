@@ -10,43 +10,9 @@ export interface JsonObject {
   [key: string]: JsonValue | undefined;
 }
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: 'Apply' | 'Update';
-  apiVersion?: string;
-  time?: string;
-  fieldsType?: 'FieldsV1';
-  fieldsV1?: JsonObject;
-  subresource?: string;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string | null;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-  finalizers?: string[];
-  managedFields?: ManagedFieldsEntry[];
-  selfLink?: string;
-  [key: string]: unknown;
-}
+// The metadata every object carries, as generated from the OpenAPI (src/engine/api/generated).
+import type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from './generated/meta-v1';
+export type { ManagedFieldsEntry, ObjectMeta, OwnerReference };
 
 export interface KubeObject {
   apiVersion: string;

@@ -9,7 +9,19 @@ import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS, ANONYMOUS_USER, serv
 import { forbiddenStatusError } from './authz/forbidden';
 import type { Attributes } from './authz/types';
 import type { RequestContext } from './context';
+import { looksLikeJwt } from './authn/service-account-tokens';
 import type { Impersonation } from './request';
+import { own, setOwn } from '../api/own';
+
+/**
+ * A bearer token's user: a token kubesim handed out (kubeconfig users, --token-auth-file), else
+ * a service account token this cluster signed that is still valid.
+ */
+export async function authenticateToken(server: RequestContext['server'], token: string): Promise<UserInfo | undefined> {
+  const known = server.tokens.authenticate(token);
+  if (known || !looksLikeJwt(token)) return known;
+  return server.serviceAccountTokens.authenticate(token, server.clock.now(), server.storage);
+}
 
 export async function authenticate(ctx: RequestContext): Promise<UserInfo> {
   const { request, server } = ctx;
@@ -19,7 +31,7 @@ export async function authenticate(ctx: RequestContext): Promise<UserInfo> {
     user = request.user;
     how = 'in-process identity';
   } else if (request.token !== undefined) {
-    user = server.tokens.authenticate(request.token);
+    user = await authenticateToken(server, request.token);
     how = 'bearer token';
   } else {
     user = server.anonymousAuth ? ANONYMOUS_USER : undefined;
@@ -109,7 +121,7 @@ async function impersonate(ctx: RequestContext, requestor: UserInfo, imp: Impers
         break;
       case 'UserExtra':
         attrs = { ...a, resource: 'userextras', subresource: s.fieldPath };
-        (extra[s.fieldPath] ??= []).push(s.name);
+        setOwn(extra, s.fieldPath, [...(own(extra, s.fieldPath) ?? []), s.name]);
         break;
       case 'UID':
         attrs = { ...a, resource: 'uids' };

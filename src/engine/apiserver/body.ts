@@ -13,7 +13,7 @@ import { pruneCustomResource } from './customresources/prune';
 import { decodeObjectBody, decodeRequestBody } from './decode/body';
 import { parseJson } from './decode/json-parse';
 import { MAX_DEPTH, MAX_NODES, MAX_REQUEST_BODY_BYTES } from './decode/limits';
-import { toJsonValue } from './decode/source';
+import { firstUnrepresentableNumber, goFloat64Error, toJsonValue } from './decode/source';
 import { parseYamlDocuments } from './decode/yaml-parse';
 import { applyDefaults } from './defaults/apply';
 import type { RequestBody } from './request';
@@ -31,6 +31,10 @@ export function bodyValue(body: RequestBody | undefined): JsonValue {
   }
   const parsed = parseJson(body.text, MAX_DEPTH);
   if ('error' in parsed) throw badRequestError(parsed.error.message);
+  // Patches are read into interface{} values (strategic merge patch) or kept as text (JSON and
+  // merge patches, whose result then fails to decode): either way a number beyond float64 fails.
+  const huge = firstUnrepresentableNumber(parsed.node);
+  if (huge) throw badRequestError(goFloat64Error(huge));
   return toJsonValue(parsed.node);
 }
 

@@ -9,15 +9,16 @@ import { bootstrapPolicyObjects } from './authz/rbac';
 import { APISERVER_USER } from './authn/user';
 import type { ApiRequest } from './request';
 import type { ApiServer } from './server';
+import { table } from '../api/own';
 
 export const SYSTEM_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-const RBAC_RESOURCES: Record<string, string> = {
+const RBAC_RESOURCES = table<string>({
   ClusterRole: 'clusterroles',
   ClusterRoleBinding: 'clusterrolebindings',
   Role: 'roles',
   RoleBinding: 'rolebindings',
-};
+});
 
 const SYSTEM_PRIORITY_CLASSES = [
   {

@@ -9,9 +9,11 @@ import type { Random } from '../random';
 import type { TraceBuffer } from '../trace/buffer';
 import type { StageResult } from '../trace/apiserver';
 import type { AdmissionContext, AdmissionPlugin } from './admission/types';
+import type { Aggregator } from './aggregator';
 import type { CustomResources } from './customresources/catalog';
 import type { UserInfo } from './authn/user';
 import type { TokenAuthenticator } from './authn/tokens';
+import type { ServiceAccountTokens } from './authn/service-account-tokens';
 import type { Authorizer } from './authz/types';
 import type { ApiRequest, RequestOptions } from './request';
 import type { ResourceInfo } from './resources';
@@ -20,6 +22,7 @@ import type { ServedStorage } from './storage/served';
 import type { ServiceAllocators } from './strategies/service/strategy';
 import type { PendingWrite, WriteAttribution } from './write-attribution';
 import type { Strategy, StrategyContext } from './strategies/types';
+import { setOwn } from '../api/own';
 
 /** The server's parts, as handlers use them. */
 export interface ServerParts {
@@ -29,6 +32,8 @@ export interface ServerParts {
   readonly registry: ResourceRegistry;
   readonly storage: ClusterStorage;
   readonly tokens: TokenAuthenticator;
+  /** The signed service account tokens TokenRequest issues. */
+  readonly serviceAccountTokens: ServiceAccountTokens;
   readonly authorizer: Authorizer;
   readonly admission: readonly AdmissionPlugin[];
   readonly admissionContext: AdmissionContext;
@@ -38,6 +43,8 @@ export interface ServerParts {
   readonly writes: WriteAttribution;
   /** The custom resources established CRDs make the server serve. */
   readonly customResources: CustomResources;
+  /** APIServices served by other API servers (metrics-server). */
+  readonly aggregator: Aggregator;
   strategy(resource: ResourceInfo): Strategy;
 }
 
@@ -54,6 +61,8 @@ export interface Target {
 export class RequestContext {
   readonly stages: StageResult[] = [];
   readonly warnings: string[] = [];
+  /** The audit annotations admission added (the request's audit event annotations). */
+  readonly auditAnnotations: Record<string, string> = {};
   user: UserInfo | undefined;
   impersonatedBy: string | undefined;
   /** The last etcd revision this request wrote. */
@@ -115,6 +124,10 @@ export class RequestContext {
 
   warn(message: string): void {
     if (!this.warnings.includes(message)) this.warnings.push(message);
+  }
+
+  annotate(key: string, value: string): void {
+    if (!Object.hasOwn(this.auditAnnotations, key)) setOwn(this.auditAnnotations, key, value);
   }
 
   get strategyContext(): StrategyContext {

@@ -5,6 +5,7 @@
 import { badRequestError, methodNotSupportedError, StatusError } from '../api/status';
 import { isValidPathSegmentName } from '../api/names';
 import type { JsonObject } from '../api/types';
+import type { AggregatedBackend } from './aggregator';
 import type { RequestContext, Target } from './context';
 import { handleApply } from './handlers/apply';
 import { handleCreate } from './handlers/create';
@@ -23,6 +24,8 @@ import { getScale, patchScale, updateScale } from './handlers/scale';
 import { handleUpdate } from './handlers/update';
 import type { UpdateResult } from './handlers/write';
 import { groupResource } from './resources';
+import { warnIfDeprecated } from './deprecation';
+import { table } from '../api/own';
 
 export interface HandlerResult {
   code: number;
@@ -42,7 +45,7 @@ const NAMED_VERBS = new Set(['get', 'update', 'patch', 'delete']);
 const SERVED_SUBRESOURCES = new Set(['status', 'scale', 'binding', 'finalize', 'eviction', 'log', 'token']);
 
 /** Streams into a running process, which simulated containers do not have: what is missing. */
-const PROCESS_SUBRESOURCES: Readonly<Record<string, string>> = { exec: 'exec into', attach: 'attach to', portforward: 'forward to', proxy: 'proxy to' };
+const PROCESS_SUBRESOURCES = table<string>({ exec: 'exec into', attach: 'attach to', portforward: 'forward to', proxy: 'proxy to' });
 
 function noProcessError(subresource: string): StatusError {
   return badRequestError(`${subresource} is not available in kubesim: simulated containers run no processes, so there is nothing to ${PROCESS_SUBRESOURCES[subresource]}`);
@@ -80,18 +83,36 @@ function deleted(ctx: RequestContext, outcome: DeleteOutcome): HandlerResult {
   return { code: accepted ? 202 : 200, body: outcome.body };
 }
 
-/** A request, to a computed resource (the reviews) or to a stored one. */
+/** A request, to an aggregated API, to a computed resource (the reviews) or to a stored one. */
 export async function serveRequest(ctx: RequestContext): Promise<HandlerResult> {
   const r = ctx.request;
+  const backend = ctx.server.aggregator.backendFor(r.group, r.version);
+  if (backend) return serveAggregated(ctx, backend);
   const info = ctx.server.registry.byGroupResource(r.group, r.resource, r.version);
+  if (info) warnIfDeprecated(ctx);
   if (info && info.group === '' && info.resource === 'componentstatuses' && !r.subresource) {
-    if (r.verb === 'get') return object(200, getComponentStatus(ctx, r.name ?? ''));
-    if (r.verb === 'list') return object(200, listComponentStatuses(ctx));
+    if (r.verb === 'get') return object(200, getComponentStatus(r.name ?? ''));
+    if (r.verb === 'list') return object(200, listComponentStatuses());
   }
   const review = info && !r.subresource ? reviewHandler(info) : undefined;
   if (!info || !review) return dispatch(ctx, resolveTarget(ctx));
   if (r.verb !== 'create') throw methodNotSupportedError(groupResource(info), r.verb);
   return createReview(ctx, info, review);
+}
+
+/** The aggregator hands the authorized request to the APIService's backend. */
+export function serveAggregated(ctx: RequestContext, backend: AggregatedBackend): Promise<HandlerResult> {
+  const r = ctx.request;
+  return ctx.server.aggregator.serve(backend, {
+    verb: r.verb,
+    resource: r.resource,
+    subresource: r.subresource,
+    namespace: r.namespace,
+    name: r.name,
+    labelSelector: ctx.options.labelSelector,
+    fieldSelector: ctx.options.fieldSelector,
+    user: ctx.user!,
+  });
 }
 
 export async function dispatch(ctx: RequestContext, t: Target): Promise<HandlerResult> {

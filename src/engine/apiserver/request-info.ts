@@ -4,6 +4,7 @@
  * facade uses it to turn a request into an ApiRequest.
  */
 import { isValidPathSegmentName } from '../api/names';
+import { table } from '../api/own';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -29,14 +30,14 @@ const SPECIAL_VERBS_NO_SUBRESOURCES = new Set(['proxy']);
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 const VERBS_WITH_SELECTORS = new Set(['list', 'watch', 'deletecollection']);
 
-const METHOD_VERBS: Record<string, string> = {
+const METHOD_VERBS = table<string>({
   POST: 'create',
   GET: 'get',
   HEAD: 'get',
   PUT: 'update',
   PATCH: 'patch',
   DELETE: 'delete',
-};
+});
 
 export class RequestInfoError extends Error {}
 

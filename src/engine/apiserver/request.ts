@@ -102,6 +102,8 @@ export interface ApiResponse {
   body: JsonObject;
   /** Warning headers' texts, in order. */
   warnings: string[];
+  /** The audit annotations admission added to the request's audit event, when there are any. */
+  auditAnnotations?: Record<string, string>;
   /** The id of the request's trace record. */
   trace: number;
   /**
@@ -109,6 +111,12 @@ export interface ApiResponse {
    * type, value and detail (for the editor's diagnostics and `kubesim validate`).
    */
   fieldErrors?: FieldError[];
+  /**
+   * A body the API server writes as it is rather than as JSON: the aggregator's plain-text
+   * "service unavailable" for an APIService that is not available. `body` holds the Status
+   * client-go makes of it.
+   */
+  raw?: { contentType: string; text: string };
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

@@ -1,5 +1,5 @@
 /**
- * Which request wrote each etcd revision, for the revision records' causes (DESIGN invariant 2).
+ * Which request wrote each etcd revision, for the revision records' causes (docs/architecture.md, invariant 2).
  * The watch cache may see a revision before the request that wrote it has finished, so a
  * request announces each write just before its etcd transaction: the key and the revision the
  * transaction expects to find there (0 to create it). A revision comes out of the store with

@@ -1,5 +1,5 @@
 /**
- * The in-process client every component uses (DESIGN.md invariant 1): a user identity and a
+ * The in-process client every component uses (docs/architecture.md, invariant 1): a user identity and a
  * User-Agent (whose first segment is the default field manager) over ApiServer.handle/watch.
  * Failed responses become StatusErrors so callers test them with isNotFound/isConflict/...;
  * every request names its cause so the trace stays causal (invariant 2).

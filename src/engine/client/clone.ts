@@ -3,6 +3,8 @@
  * wants to change one copies it first. Objects are plain JSON, so a recursive copy is exact and
  * several times faster than structuredClone on the deep, small objects Kubernetes is made of.
  */
+import { setOwn } from '../api/own';
+
 export function deepCopy<T>(value: T): T {
   return copyValue(value) as T;
 }
@@ -17,7 +19,7 @@ function copyValue(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key in value) {
     const v = (value as Record<string, unknown>)[key];
-    if (v !== undefined) out[key] = copyValue(v);
+    if (v !== undefined) setOwn(out, key, copyValue(v));
   }
   return out;
 }

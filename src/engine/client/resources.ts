@@ -28,6 +28,8 @@ export const PRIORITYCLASSES = gvr('scheduling.k8s.io', 'v1', 'priorityclasses')
 export const PODDISRUPTIONBUDGETS = gvr('policy', 'v1', 'poddisruptionbudgets');
 export const CSINODES = gvr('storage.k8s.io', 'v1', 'csinodes');
 export const STORAGECLASSES = gvr('storage.k8s.io', 'v1', 'storageclasses');
+export const HORIZONTALPODAUTOSCALERS = gvr('autoscaling', 'v2', 'horizontalpodautoscalers');
+export const POD_METRICS = gvr('metrics.k8s.io', 'v1beta1', 'pods');
 
 /** "apps/v1/deployments": a stable key for maps of per-resource things (informers). */
 export function resourceKey(r: GroupVersionResource): string {

@@ -10,13 +10,15 @@ import type { Clock } from '../clock';
 import { Client, componentUserAgent } from '../client/client';
 import { SharedInformerFactory } from '../client/informer';
 import { ClusterRoleAggregationController, CLUSTERROLE_AGGREGATION_ACCOUNT } from '../controllers/clusterroleaggregation/controller';
+import { ValidatingAdmissionPolicyStatusController, VAP_STATUS_CONTROLLER_ACCOUNT } from '../controllers/validatingadmissionpolicystatus/controller';
 import { CronJobController, CRONJOB_CONTROLLER_ACCOUNT } from '../controllers/cronjob/controller';
 import { DaemonSetController, DAEMONSET_CONTROLLER_ACCOUNT } from '../controllers/daemonset/controller';
 import { DisruptionController, DISRUPTION_CONTROLLER_ACCOUNT } from '../controllers/disruption/controller';
+import { HorizontalController, HPA_CONTROLLER_ACCOUNT } from '../controllers/podautoscaler/controller';
 import { JobController, JOB_CONTROLLER_ACCOUNT } from '../controllers/job/controller';
 import { DeploymentController, DEPLOYMENT_CONTROLLER_ACCOUNT } from '../controllers/deployment/controller';
 import { EndpointsController, ENDPOINT_CONTROLLER_ACCOUNT } from '../controllers/endpoints/controller';
-import type { ControllerDeps } from '../controllers/deps';
+import type { ControllerDeps } from '../controllers/util/deps';
 import { EndpointSliceController, ENDPOINTSLICE_CONTROLLER_ACCOUNT } from '../controllers/endpointslice/controller';
 import { GarbageCollector, GARBAGE_COLLECTOR_ACCOUNT } from '../controllers/garbagecollector/collector';
 import { NamespaceController, NAMESPACE_CONTROLLER_ACCOUNT } from '../controllers/namespace/controller';
@@ -67,11 +69,13 @@ const CONTROLLERS: readonly { name: string; account: string; create: LoopFactory
   { name: 'ttl-after-finished-controller', account: TTL_AFTER_FINISHED_ACCOUNT, create: (d) => new TTLAfterFinishedController(d) },
   { name: 'resourcequota-controller', account: RESOURCE_QUOTA_CONTROLLER_ACCOUNT, create: (d, s) => new ResourceQuotaController(d, s.registry) },
   { name: 'disruption-controller', account: DISRUPTION_CONTROLLER_ACCOUNT, create: (d, s) => new DisruptionController(d, s.registry) },
+  { name: 'horizontal-pod-autoscaler-controller', account: HPA_CONTROLLER_ACCOUNT, create: (d, s) => new HorizontalController(d, s.registry) },
   { name: 'endpoints-controller', account: ENDPOINT_CONTROLLER_ACCOUNT, create: (d) => new EndpointsController(d) },
   { name: 'endpointslice-controller', account: ENDPOINTSLICE_CONTROLLER_ACCOUNT, create: (d) => new EndpointSliceController(d) },
   { name: 'node-lifecycle-controller', account: NODE_CONTROLLER_ACCOUNT, create: (d, _s, o) => new NodeLifecycleController(d, o.nodeLifecycle) },
   { name: 'taint-eviction-controller', account: TAINT_EVICTION_ACCOUNT, create: (d) => new TaintEvictionController(d) },
   { name: 'pod-garbage-collector-controller', account: POD_GC_ACCOUNT, create: (d) => new PodGCController(d) },
+  { name: 'validatingadmissionpolicy-status-controller', account: VAP_STATUS_CONTROLLER_ACCOUNT, create: (d, s) => new ValidatingAdmissionPolicyStatusController(d, s.registry) },
 ];
 
 export class KubeControllerManager {

@@ -7,6 +7,7 @@
  */
 import { parseQuantity } from '../api/quantity';
 import { isSidecar, type Container, type Pod, type ResourceList } from './api';
+import { own } from '../api/own';
 
 export type AdmitResult = { admit: true } | { admit: false; reason: string; message: string };
 
@@ -34,7 +35,7 @@ export function admitPod(pod: Pod, nodeLabels: Readonly<Record<string, string>>,
     if (have - inUse < want) return insufficient(name, want, inUse, have);
   }
   for (const [key, value] of Object.entries(pod.spec?.nodeSelector ?? {})) {
-    if (nodeLabels[key] !== value) {
+    if (own(nodeLabels, key) !== value) {
       return { admit: false, reason: 'NodeAffinity', message: "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector" };
     }
   }

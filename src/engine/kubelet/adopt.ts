@@ -37,7 +37,7 @@ function instance(id: string, spec: Container, image: ImageRef, behavior: Contai
   return { id, spec, image, behavior, logs: new LogBuffer(RUNTIME_PREFIX + id), createdAt: startedAt ?? 0, startedAt, stopping: false, killedForRestart: false, started, probes: {} };
 }
 
-function terminatedInstance(t: ContainerStateTerminated, spec: Container, image: ImageRef, behavior: ContainerBehavior, ms: (t?: string) => number | undefined): ContainerInstance | undefined {
+function terminatedInstance(t: ContainerStateTerminated, spec: Container, image: ImageRef, behavior: ContainerBehavior, ms: (t?: string | null) => number | undefined): ContainerInstance | undefined {
   const id = (t.containerID ?? '').replace(RUNTIME_PREFIX, '');
   if (!id) return undefined;
   const i = instance(id, spec, image, behavior, ms(t.startedAt), false);
@@ -48,7 +48,7 @@ function terminatedInstance(t: ContainerStateTerminated, spec: Container, image:
 }
 
 /** The pod's containers as its status reports them; `ms` reads an RFC 3339 time. */
-export function adoptContainers(pod: Pod, behaviorOf: (name: string) => ContainerBehavior, ms: (t?: string) => number | undefined): AdoptedContainers {
+export function adoptContainers(pod: Pod, behaviorOf: (name: string) => ContainerBehavior, ms: (t?: string | null) => number | undefined): AdoptedContainers {
   const out: AdoptedContainers = { records: new Map(), running: [], images: [] };
   const specs: [Container, ContainerKind][] = [
     ...(pod.spec?.initContainers ?? []).map((c): [Container, ContainerKind] => [c, isSidecar(c) ? 'sidecar' : 'init']),

@@ -12,8 +12,10 @@
  * ignored as a whole and reported, so a typo never half-applies.
  */
 import { goQuote } from '../api/gofmt';
-import { isSidecar, type Pod } from './api';
-import { parseGoDuration } from './duration';
+import { parseQuantity, QuantityParseError } from '../api/quantity';
+import { isSidecar, type Container, type Pod } from './api';
+import { parseGoDuration } from '../api/duration';
+import { firstCrossing, parseCurve, type Curve, type UsageSpec } from './usage';
 
 export const BEHAVIOR_ANNOTATION = 'kubesim.dev/behavior';
 
@@ -42,6 +44,8 @@ export interface ContainerBehavior {
   ignoreSigterm: boolean;
   /** How long the process takes to exit after SIGTERM. */
   shutdownDelayMs: number;
+  /** CPU and memory levels (usage.ts); absent: the idle footprint of its image. */
+  usage?: UsageSpec;
 }
 
 /** Batch work (containers of pods that are not restarted, init containers) completes by default. */
@@ -63,7 +67,8 @@ type Overrides = Partial<ContainerBehavior> & { exit?: ExitPlan; exitTerm?: stri
 
 const DURATION_KEYS = ['crash-after', 'oom-after', 'after', 'start-delay', 'fail-readiness-after', 'fail-liveness-after', 'probe-delay', 'shutdown-delay'] as const;
 const FLAG_KEYS = ['fail-readiness', 'fail-liveness', 'ignore-sigterm'] as const;
-const KNOWN_KEYS = [...DURATION_KEYS, ...FLAG_KEYS, 'exit'].sort();
+const USAGE_KEYS = ['cpu', 'memory', 'cpu-load'] as const;
+const KNOWN_KEYS = [...DURATION_KEYS, ...FLAG_KEYS, ...USAGE_KEYS, 'exit'].sort();
 
 class BehaviorError extends Error {}
 
@@ -119,6 +124,8 @@ function applyAnnotation(text: string, pod: Pod, defaults: Map<string, Container
   const out = new Map(defaults);
   for (const name of regular) out.set(name, merge(defaults.get(name)!, shared));
   for (const [name, o] of specific) out.set(name, merge(out.get(name)!, o));
+  const specs = new Map([...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => [c.name, c]));
+  for (const [name, b] of out) out.set(name, withMemoryLimit(b, specs.get(name)));
   return out;
 }
 
@@ -135,7 +142,7 @@ function applyTerms(terms: Term[], o: Overrides): void {
     if ((FLAG_KEYS as readonly string[]).includes(key)) {
       if (value !== undefined) throw new BehaviorError(`${key} takes no value`);
     } else if (value === undefined || value === '') {
-      throw new BehaviorError(`${key} needs a value (${key === 'exit' ? 'an exit code' : 'a duration such as 30s'})`);
+      throw new BehaviorError(`${key} needs a value (${valueHint(key)})`);
     }
     switch (key) {
       case 'exit':
@@ -175,6 +182,15 @@ function applyTerms(terms: Term[], o: Overrides): void {
       case 'shutdown-delay':
         o.shutdownDelayMs = duration(key, value!);
         break;
+      case 'cpu':
+        o.usage = { ...o.usage, cpu: curve(key, value!, 'cpu') };
+        break;
+      case 'memory':
+        o.usage = { ...o.usage, memory: curve(key, value!, 'memory') };
+        break;
+      case 'cpu-load':
+        o.usage = { ...o.usage, cpuLoad: curve(key, value!, 'cpu') };
+        break;
     }
   }
   if (after !== undefined) {
@@ -194,6 +210,19 @@ function parseExitCode(value: string): number {
   return Number(value);
 }
 
+function valueHint(key: string): string {
+  if (key === 'exit') return 'an exit code';
+  if (key === 'memory') return 'a quantity such as 64Mi, or a curve such as 64Mi>256Mi@5m';
+  if (key === 'cpu' || key === 'cpu-load') return 'a quantity such as 250m, or a curve such as 100m>900m@2m';
+  return 'a duration such as 30s';
+}
+
+function curve(key: string, value: string, resource: 'cpu' | 'memory'): Curve {
+  const c = parseCurve(key, value, resource);
+  if ('error' in c) throw new BehaviorError(c.error);
+  return c;
+}
+
 function duration(key: string, value: string): number {
   const ms = parseGoDuration(value);
   if (typeof ms !== 'number') throw new BehaviorError(`${key}: ${ms.error}`);
@@ -201,6 +230,20 @@ function duration(key: string, value: string): number {
 }
 
 function merge(base: ContainerBehavior, o: Overrides): ContainerBehavior {
-  const { exitTerm: _term, ...fields } = o;
-  return { ...base, ...fields };
+  const { exitTerm: _term, usage, ...fields } = o;
+  const merged: ContainerBehavior = { ...base, ...fields };
+  if (usage) merged.usage = { ...base.usage, ...usage };
+  return merged;
+}
+
+/** A memory level above the container's memory limit ends in an OOM kill when it gets there. */
+function withMemoryLimit(b: ContainerBehavior, spec: Container | undefined): ContainerBehavior {
+  const memory = b.usage?.memory;
+  const limitText = spec?.resources?.limits?.memory;
+  if (!memory || limitText === undefined) return b;
+  const limit = parseQuantity(String(limitText));
+  if (limit instanceof QuantityParseError) return b;
+  const at = firstCrossing(memory, limit.value());
+  if (at === undefined || (b.exit && b.exit.afterMs <= at)) return b;
+  return { ...b, exit: { kind: 'oom', code: 137, afterMs: at } };
 }

@@ -8,6 +8,7 @@
 import { goQuote } from '../api/gofmt';
 import { isObject, type JsonObject, type KubeObject } from '../api/types';
 import type { Container, Pod } from './api';
+import { own } from '../api/own';
 
 export type ConfigKind = 'configmap' | 'secret';
 
@@ -22,8 +23,14 @@ export interface VolumeRef {
 export type ConfigLookup = (kind: ConfigKind, name: string) => Promise<KubeObject | undefined>;
 
 const objects = (v: unknown): JsonObject[] => (Array.isArray(v) ? v.filter(isObject) : []);
-const field = (o: unknown, key: string): JsonObject | undefined => (isObject(o) && isObject(o[key]) ? o[key] : undefined);
-const str = (o: JsonObject | undefined, key: string): string => (o && typeof o[key] === 'string' ? o[key] : '');
+const field = (o: unknown, key: string): JsonObject | undefined => {
+  const v = isObject(o) ? own(o, key) : undefined;
+  return isObject(v) ? v : undefined;
+};
+const str = (o: JsonObject | undefined, key: string): string => {
+  const v = own(o, key);
+  return typeof v === 'string' ? v : '';
+};
 
 function volumeRefs(pod: Pod): VolumeRef[] {
   const out: VolumeRef[] = [];
@@ -63,7 +70,7 @@ export async function unmountableVolumes(pod: Pod, lookup: ConfigLookup): Promis
  * key it reads is there (or optional), else the kubelet's error.
  */
 export async function containerConfigError(container: Container, namespace: string, lookup: ConfigLookup): Promise<string | undefined> {
-  const c = container as unknown as JsonObject;
+  const c: JsonObject = container;
   for (const e of objects(c.envFrom)) {
     for (const [key, kind] of [['configMapRef', 'configmap'], ['secretRef', 'secret']] as const) {
       const ref = field(e, key);
@@ -85,7 +92,7 @@ export async function containerConfigError(container: Container, namespace: stri
       }
       const wanted = str(ref, 'key');
       const data = { ...(isObject(obj.data) ? obj.data : {}), ...(isObject(obj.binaryData) ? obj.binaryData : {}), ...(isObject(obj.stringData) ? obj.stringData : {}) };
-      if (!(wanted in data) && !optional) return `couldn't find key ${wanted} in ${title} ${namespace}/${name}`;
+      if (!Object.hasOwn(data, wanted) && !optional) return `couldn't find key ${wanted} in ${title} ${namespace}/${name}`;
     }
   }
   return undefined;

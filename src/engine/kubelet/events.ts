@@ -7,7 +7,7 @@
  */
 import { goQuote } from '../api/gofmt';
 import { formatPod, type ObjectReference, type Pod } from './api';
-import { formatGoDuration } from './duration';
+import { formatGoDuration } from '../api/duration';
 
 export type EventType = 'Normal' | 'Warning';
 

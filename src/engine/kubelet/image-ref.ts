@@ -5,6 +5,7 @@
  */
 import { goQuote } from '../api/gofmt';
 import { Random } from '../random';
+import { table } from '../api/own';
 
 export interface ImageRef {
   /** "docker.io/library/nginx" */
@@ -23,13 +24,13 @@ export interface ImageRef {
 const DEFAULT_DOMAIN = 'docker.io';
 
 /** Sizes of a few well-known images, so that the usual examples print familiar numbers. */
-const KNOWN_SIZES: Readonly<Record<string, number>> = {
+const KNOWN_SIZES = table<number>({
   'docker.io/library/nginx': 72_099_410,
   'docker.io/library/busybox': 2_155_023,
   'docker.io/library/redis': 45_271_134,
   'docker.io/library/postgres': 158_342_571,
   'registry.k8s.io/pause': 320_368,
-};
+});
 
 const NAME_COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
 const TAG = /^[\w][\w.-]{0,127}$/;

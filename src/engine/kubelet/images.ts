@@ -9,6 +9,7 @@
 import { goQuote } from '../api/gofmt';
 import { parseImageRef, type ImageRef } from './image-ref';
 import type { TimerGroup } from './timers';
+import { own } from '../api/own';
 
 export interface ImageSettings {
   /** Virtual pull time (ms) per image, keyed by the reference as written or normalized. */
@@ -115,7 +116,7 @@ export class ImageService {
   }
 
   private pullDuration(image: string, ref: ImageRef): number {
-    const configured = this.settings.pullDurations?.[image] ?? this.settings.pullDurations?.[ref.tagged];
+    const configured = own(this.settings.pullDurations, image) ?? own(this.settings.pullDurations, ref.tagged);
     if (configured !== undefined) return configured;
     if (this.present.has(ref.tagged)) return MANIFEST_CHECK_MS;
     return BASE_PULL_MS + Math.round((ref.sizeBytes / BYTES_PER_SECOND) * 1000);

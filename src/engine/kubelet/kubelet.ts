@@ -37,8 +37,13 @@ import { formatLogLine, limitBytes, logContainerID, selectLines, type LogOptions
 import { nodeAllocatable, nodeLabels } from './node-status';
 import { NodeSync } from './node-sync';
 import { PodWorker, type KubeletContext } from './pod-workers';
+import { ResourceMetrics, type ResourceMetricsBatch } from './resource-metrics';
+import { SharedLoad } from './shared-load';
 import { StatusManager } from './status-manager';
 import { TimerGroup } from './timers';
+
+/** The label kubeadm puts on control-plane nodes (whose daemons include the control plane). */
+const CONTROL_PLANE_ROLE = 'node-role.kubernetes.io/control-plane';
 
 export interface KubeletOptions {
   node: NodeConfig;
@@ -48,6 +53,8 @@ export interface KubeletOptions {
   random: Random;
   /** Where kubelet records go; default the API server's trace. */
   trace?: TraceBuffer;
+  /** The cluster's shared workload load (one for every kubelet); default one of its own. */
+  sharedLoad?: SharedLoad;
 }
 
 /** A container's output for the API server's pods/log: the text so far and, while it runs, more. */
@@ -69,6 +76,7 @@ export class Kubelet {
   private readonly ctx: KubeletContext;
   private readonly nodeSync: NodeSync;
   private readonly lease: NodeLease;
+  private readonly metrics: ResourceMetrics;
   private readonly workers = new Map<string, PodWorker>();
   private readonly byName = new Map<string, PodWorker>();
   private readonly informerRandom: Random;
@@ -94,6 +102,8 @@ export class Kubelet {
     this.timers = new TimerGroup(clock, this.name);
     this.events = new EventBroadcaster({ client: this.client, clock, random: own.fork('events') }).newRecorder({ component: 'kubelet', host: config.name });
     const images = new ImageService(config.images ?? {}, this.timers, () => clock.now());
+    const sharedLoad = options.sharedLoad ?? new SharedLoad();
+    this.metrics = new ResourceMetrics(sharedLoad, clock.now(), config.name, CONTROL_PLANE_ROLE in (config.labels ?? {}));
     this.ctx = {
       nodeName: config.name,
       nodeIP: config.internalIP,
@@ -109,6 +119,7 @@ export class Kubelet {
       }),
       restartBackoff: new Backoff(),
       imageBackoff: new Backoff(),
+      sharedLoad,
       now: () => clock.now(),
       rfc3339: (ms) => clock.rfc3339(ms),
       lookup: (pod, kind, name) => this.lookup(pod, kind, name),
@@ -170,6 +181,15 @@ export class Kubelet {
     this.nodeSync.stop();
     this.timers.pause();
     this.record('node-stopped', `node ${this.nodeName} stopped`, undefined);
+  }
+
+  /**
+   * GET /metrics/resource, as metrics-server scrapes it: the node's and its running containers'
+   * CPU and memory at this instant; undefined while the kubelet is down (the scrape fails).
+   */
+  resourceMetrics(): ResourceMetricsBatch | undefined {
+    if (!this.running) return undefined;
+    return this.metrics.collect(this.workers.values(), this.clock.now());
   }
 
   /**

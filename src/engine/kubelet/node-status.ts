@@ -12,7 +12,8 @@ import type { Node, NodeCondition } from './api';
 import { DEFAULT_CAPACITY, DEFAULT_SYSTEM_INFO, KUBELET_PORT, type NodeConfig } from './config';
 import { hashHex } from './image-ref';
 import { REASON } from './events';
-import { deepEqual } from './status-patch';
+import { deepEqual } from '../api/deep-equal';
+import { assignOwn } from '../api/own';
 
 const EVICTION_HARD_MEMORY_BYTES = 100 * 1024 * 1024;
 /** nodefs.available<10%, a float32 percentage as the eviction manager holds it. */
@@ -50,7 +51,7 @@ export function nodeLabels(config: NodeConfig): Record<string, string> {
   if (config.instanceType) labels['node.kubernetes.io/instance-type'] = config.instanceType;
   if (config.region) labels['topology.kubernetes.io/region'] = config.region;
   if (config.zone) labels['topology.kubernetes.io/zone'] = config.zone;
-  Object.assign(labels, config.labels);
+  assignOwn(labels, config.labels);
   return Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 

@@ -12,12 +12,13 @@ import { isObject } from '../api/types';
 import type { Client } from '../client/client';
 import { isAlreadyExists } from '../client/errors';
 import { NODES } from '../client/resources';
-import type { Node, NodeCondition } from './api';
+import type { Node } from './api';
 import { NODE_STATUS_REPORT_FREQUENCY_MS, NODE_STATUS_UPDATE_FREQUENCY_MS, type NodeConfig } from './config';
 import { MESSAGE, nodeRef, type EventSink } from './events';
 import { computeNodeStatus, initialNode, nodeStatusChanged } from './node-status';
 import { NODE_STATUS_MERGE_KEYS, twoWayPatch } from './status-patch';
 import type { KubeletTimer, TimerGroup } from './timers';
+import { setOwn } from '../api/own';
 
 export interface NodeSyncHost {
   readonly config: NodeConfig;
@@ -94,7 +95,8 @@ export class NodeSync {
     }
     this.observe(node);
     const current = (node.status ?? {}) as JsonObject;
-    const previous = (Array.isArray(current.conditions) ? current.conditions : []) as unknown as NodeCondition[];
+    const conditions = node.status?.conditions;
+    const previous = Array.isArray(conditions) ? conditions : [];
     const computed = computeNodeStatus(this.host.config, previous, this.host.images(), this.host.rfc3339());
     const next = overlay(current, computed.status);
     const due = this.host.now() - this.lastReport >= NODE_STATUS_REPORT_FREQUENCY_MS;
@@ -130,7 +132,7 @@ function overlay(current: JsonObject, mine: JsonObject): JsonObject {
   const out: JsonObject = { ...current };
   for (const [field, value] of Object.entries(mine)) {
     if (field !== 'conditions' || !Array.isArray(value) || !Array.isArray(current.conditions)) {
-      out[field] = value;
+      setOwn(out, field, value);
       continue;
     }
     const merged = [...current.conditions];

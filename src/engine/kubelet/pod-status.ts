@@ -7,7 +7,7 @@
  * lastTransitionTime while a condition's status holds, and keeps startTime and qosClass.
  */
 import { goQuote } from '../api/gofmt';
-import { isSidecar, type Container, type ContainerStatus, type Pod, type PodCondition, type PodStatus } from './api';
+import { isSidecar, type Container, type ContainerStatus, type Pod, type PodCondition, type PodSpec, type PodStatus } from './api';
 import { containerStatus, WAITING, type ContainerRecord } from './containers';
 
 export const CONDITION = {
@@ -31,7 +31,7 @@ export interface PodRuntimeView {
 }
 
 export function generatePodStatus(pod: Pod, view: PodRuntimeView, rfc3339: (ms: number) => string): PodStatus {
-  const spec = pod.spec ?? {};
+  const spec: Partial<PodSpec> = pod.spec ?? {};
   const inits = spec.initContainers ?? [];
   const containers = spec.containers ?? [];
   const defaultWaiting = inits.length > 0 ? WAITING.podInitializing : WAITING.containerCreating;
@@ -77,7 +77,7 @@ export function podPhase(pod: Pod, initStatuses: ContainerStatus[], statuses: Co
 }
 
 function containerPhase(pod: Pod, initStatuses: ContainerStatus[], statuses: ContainerStatus[], terminal: boolean): string {
-  const spec = pod.spec ?? {};
+  const spec: Partial<PodSpec> = pod.spec ?? {};
   const restartPolicy = spec.restartPolicy ?? 'Always';
   let pendingInitialization = 0;
   let failedInitialization = 0;

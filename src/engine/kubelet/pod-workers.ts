@@ -16,7 +16,7 @@ import { isSidecar, podKey, type Container, type Pod } from './api';
 import { MAX_BACKOFF_MS, type Backoff } from './backoff';
 import { BEHAVIOR_ANNOTATION, podBehavior, type ContainerBehavior, type PodBehavior } from './behavior';
 import { containerConfigError, unmountableVolumes, type ConfigKind } from './config-refs';
-import { hasExited, isRunning, WAITING, type ContainerInstance, type ContainerKind, type ContainerRecord } from './containers';
+import { hasExited, isReady, isRunning, WAITING, type ContainerInstance, type ContainerKind, type ContainerRecord } from './containers';
 import { containerRef, MESSAGE, podRef, REASON, type EventSink, type EventType } from './events';
 import { parseImageRef, type ImageRef } from './image-ref';
 import type { ImageService, PullResult } from './images';
@@ -25,8 +25,9 @@ import { generatePodStatus, rejectedPodStatus } from './pod-status';
 import { startProbes, stopProbes, type ProberHost } from './prober';
 import { PROBE_NAMES, type ProbeResult, type ProbeTarget, type ProbeType } from './probes';
 import { createInstance, discardProcess, resumeProcess, startProcess, stopProcess, type ProcessHost } from './runtime';
+import { SharedLoad, type LoadMember } from './shared-load';
 import type { StatusManager } from './status-manager';
-import { deepEqual } from './status-patch';
+import { deepEqual } from '../api/deep-equal';
 import { deletionGracePeriodMs, preStopDurationMs, stopPodContainers } from './termination';
 import type { KubeletTimer, TimerGroup } from './timers';
 
@@ -56,6 +57,8 @@ export interface KubeletContext {
   readonly status: StatusManager;
   readonly restartBackoff: Backoff;
   readonly imageBackoff: Backoff;
+  /** The cluster's shared workload load (the `cpu-load` behavior term). */
+  readonly sharedLoad: SharedLoad;
   now(): number;
   rfc3339(ms?: number): string;
   /** A ConfigMap or Secret of the namespace, read for a pod; undefined when it does not exist. */
@@ -66,7 +69,7 @@ export interface KubeletContext {
   finished(worker: PodWorker): void;
 }
 
-export class PodWorker implements ProcessHost, ProberHost {
+export class PodWorker implements ProcessHost, ProberHost, LoadMember {
   pod: Pod;
   readonly uid: string;
   readonly key: string;
@@ -74,6 +77,8 @@ export class PodWorker implements ProcessHost, ProberHost {
   /** The last trace record of this pod's story: the cause of the next one. */
   cause: number | undefined;
   private behavior: PodBehavior;
+  /** The shared-load group this pod is in (its behavior has a cpu-load term). */
+  loadKey: string | undefined;
   private volumesReady = false;
   private mountRetry: { delayMs: number; nextTimeoutAt: number } | undefined;
   private configFailingSince: number | undefined;
@@ -120,6 +125,7 @@ export class PodWorker implements ProcessHost, ProberHost {
 
   admit(): void {
     this.note('pod-admitted', `admitted on ${this.ctx.nodeName}`);
+    this.joinLoad();
     this.reportBehaviorError();
     this.requestSync();
   }
@@ -131,6 +137,7 @@ export class PodWorker implements ProcessHost, ProberHost {
   adopt(): void {
     const adopted = adoptContainers(this.pod, (name) => this.behaviorOf(name), (t) => (t ? Date.parse(t) : undefined));
     for (const [name, record] of adopted.records) this.records.set(name, record);
+    this.joinLoad();
     for (const image of adopted.images) this.ctx.images.adopt(image);
     const ip = this.pod.status?.podIP;
     if (ip) {
@@ -174,6 +181,7 @@ export class PodWorker implements ProcessHost, ProberHost {
     if (pod.metadata.annotations?.[BEHAVIOR_ANNOTATION] !== before.metadata.annotations?.[BEHAVIOR_ANNOTATION]) {
       this.behavior = podBehavior(pod);
       this.reportBehaviorError();
+      if (this.active) this.joinLoad();
     }
     this.requestSync();
   }
@@ -194,8 +202,32 @@ export class PodWorker implements ProcessHost, ProberHost {
     this.ctx.status.forget(this.uid);
     this.ctx.restartBackoff.deletePrefix(`${this.uid}_`);
     this.ctx.imageBackoff.deletePrefix(`${this.uid}_`);
+    this.leaveLoad();
     this.note('pod-deleted', 'removed from the node');
     this.ctx.finished(this);
+  }
+
+  /** Ready to serve (what a Service's endpoints would say): running, every container ready, not going away. */
+  servingReady(): boolean {
+    if (!this.active || this.terminating || this.pod.metadata.deletionTimestamp) return false;
+    const containers = this.pod.spec?.containers ?? [];
+    return containers.length > 0 && containers.every((c) => isReady(this.records.get(c.name)?.current));
+  }
+
+  /** Joins the shared-load group of the pod's behavior (leaving the one it was in). */
+  private joinLoad(): void {
+    this.leaveLoad();
+    const annotation = this.pod.metadata.annotations?.[BEHAVIOR_ANNOTATION];
+    if (annotation === undefined || this.behavior.error) return;
+    if (![...this.behavior.containers.values()].some((b) => b.usage?.cpuLoad)) return;
+    this.loadKey = SharedLoad.key(this.pod.metadata.namespace ?? '', annotation);
+    this.ctx.sharedLoad.join(this.loadKey, this, this.now());
+  }
+
+  private leaveLoad(): void {
+    if (this.loadKey === undefined) return;
+    this.ctx.sharedLoad.leave(this.loadKey, this);
+    this.loadKey = undefined;
   }
 
   /** The pod's status as the kubelet sees it now (what `kubectl logs` is judged against). */
@@ -396,6 +428,7 @@ export class PodWorker implements ProcessHost, ProberHost {
   private endSandbox(): void {
     this.sandboxReady = false;
     this.terminal = true;
+    this.leaveLoad();
     this.ctx.ips.release(this.uid);
   }
 

@@ -92,7 +92,7 @@ export class StatusManager {
       while (e.dirty && !e.gone && e.desired) {
         e.dirty = false;
         const merged = mergePodStatus(e.latest, e.desired, this.host.rfc3339());
-        const patch = twoWayPatch((e.latest.status ?? {}) as JsonObject, merged as unknown as JsonObject, POD_STATUS_MERGE_KEYS);
+        const patch = twoWayPatch((e.latest.status ?? {}) as JsonObject, merged, POD_STATUS_MERGE_KEYS);
         if (!patch) continue;
         const body = { metadata: { uid: e.latest.metadata.uid ?? '' }, status: patch };
         try {

@@ -6,6 +6,8 @@
  */
 import type { JsonObject, JsonValue } from '../api/types';
 import { isObject } from '../api/types';
+import { deepEqual } from '../api/deep-equal';
+import { assignOwn, own, setOwn } from '../api/own';
 
 /** Merge keys of the lists patched per item, by field name. */
 export type MergeKeys = Readonly<Record<string, string>>;
@@ -18,26 +20,26 @@ export function twoWayPatch(before: JsonObject, after: JsonObject, keys: MergeKe
   const patch: JsonObject = {};
   for (const [field, next] of Object.entries(after)) {
     if (next === undefined) continue;
-    const prev = before[field];
+    const prev = own(before, field);
     if (deepEqual(prev, next)) continue;
-    const key = keys[field];
+    const key = own(keys, field);
     if (key && Array.isArray(prev) && Array.isArray(next)) {
-      Object.assign(patch, listPatch(field, prev, next, key));
+      assignOwn(patch, listPatch(field, prev, next, key));
     } else if (isObject(prev) && isObject(next)) {
       const inner = twoWayPatch(prev, next, {});
-      if (inner) patch[field] = inner;
+      if (inner) setOwn(patch, field, inner);
     } else {
-      patch[field] = next;
+      setOwn(patch, field, next);
     }
   }
   for (const field of Object.keys(before)) {
-    if (before[field] !== undefined && after[field] === undefined) patch[field] = null;
+    if (before[field] !== undefined && own(after, field) === undefined) setOwn(patch, field, null);
   }
   return Object.keys(patch).length > 0 ? patch : undefined;
 }
 
 function listPatch(field: string, before: JsonValue[], after: JsonValue[], key: string): JsonObject {
-  const keyOf = (v: JsonValue) => (isObject(v) ? v[key] : undefined);
+  const keyOf = (v: JsonValue) => (isObject(v) ? own(v, key) : undefined);
   const items: JsonValue[] = [];
   for (const next of after) {
     const prev = before.find((b) => keyOf(b) === keyOf(next));
@@ -52,21 +54,6 @@ function listPatch(field: string, before: JsonValue[], after: JsonValue[], key: 
     if (!after.some((a) => keyOf(a) === keyOf(prev))) items.push({ [key]: keyOf(prev) ?? null, $patch: 'delete' });
   }
   const out: JsonObject = { [`$setElementOrder/${field}`]: after.map((a) => ({ [key]: keyOf(a) ?? null })) };
-  if (items.length > 0) out[field] = items;
+  if (items.length > 0) setOwn(out, field, items);
   return out;
-}
-
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => deepEqual(ao[k], bo[k]));
 }

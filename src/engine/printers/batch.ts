@@ -7,7 +7,7 @@ import { humanDuration } from './duration';
 import { column, type Printer } from './table';
 
 /** The job's state word, in printJob's order of precedence. */
-function jobStatus(job: KubeObject): string {
+export function jobStatus(job: KubeObject): string {
   const conditions = obj(job.status).conditions;
   if (hasTrueCondition(conditions, 'Complete')) return 'Complete';
   if (hasTrueCondition(conditions, 'Failed')) return 'Failed';
@@ -18,7 +18,7 @@ function jobStatus(job: KubeObject): string {
   return 'Running';
 }
 
-function completions(job: KubeObject): string {
+export function completions(job: KubeObject): string {
   const spec = obj(job.spec);
   const succeeded = int(obj(job.status).succeeded);
   if (typeof spec.completions === 'number') return `${succeeded}/${int(spec.completions)}`;

@@ -87,3 +87,23 @@ export const validatingAdmissionPolicyBindingPrinter: Printer = {
     return [b.metadata.name ?? '', str(spec.policyName), paramRefName(spec.paramRef), ageOf(b, ctx.now)];
   },
 };
+
+/** kube-aggregator's APIService table (pkg/registry/apiservice/etcd ConvertToTable). */
+export const apiServicePrinter: Printer = {
+  columns: [
+    nameColumn,
+    column('Service', 'string', 'The reference to the service that hosts this API endpoint.'),
+    column('Available', 'string', 'Whether this service is available.'),
+    ageColumn,
+  ],
+  cells(a, ctx) {
+    const spec = obj(a.spec);
+    const service = spec.service === undefined || spec.service === null ? 'Local' : `${str(obj(spec.service).namespace)}/${str(obj(spec.service).name)}`;
+    const available = arr(obj(a.status).conditions)
+      .map(obj)
+      .find((c) => c.type === 'Available');
+    let status = 'Unknown';
+    if (available) status = available.status === 'True' || !str(available.reason) ? str(available.status) : `${str(available.status)} (${str(available.reason)})`;
+    return [a.metadata.name ?? '', service, status, ageOf(a, ctx.now)];
+  },
+};

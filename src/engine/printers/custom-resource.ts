@@ -7,6 +7,7 @@ import type { JsonValue, KubeObject } from '../api/types';
 import { humanDuration } from './duration';
 import { nameColumn } from './common';
 import { column, type Cell, type Printer } from './table';
+import { own } from '../api/own';
 
 export interface PrinterColumn {
   name: string;
@@ -35,7 +36,7 @@ function valueAt(obj: unknown, path: (string | number)[]): JsonValue | undefined
   let cur: unknown = obj;
   for (const seg of path) {
     if (typeof seg === 'number') cur = Array.isArray(cur) ? cur[seg] : undefined;
-    else cur = cur !== null && typeof cur === 'object' && !Array.isArray(cur) ? (cur as Record<string, unknown>)[seg] : undefined;
+    else cur = cur !== null && typeof cur === 'object' && !Array.isArray(cur) ? own((cur as Record<string, unknown>), seg) : undefined;
     if (cur === undefined) return undefined;
   }
   return cur as JsonValue;

@@ -6,6 +6,7 @@ import { labelSelectorAsSelector, SelectorError, type LabelSelector } from '../a
 import { parseQuantity, QuantityParseError } from '../api/quantity';
 import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../api/types';
 import { humanDuration } from './duration';
+import { setOwn } from '../api/own';
 
 export const obj = (v: unknown): JsonObject => (isObject(v) ? v : {});
 export const arr = (v: unknown): JsonValue[] => (Array.isArray(v) ? (v as JsonValue[]) : []);
@@ -15,7 +16,7 @@ export const int = (v: unknown): number => (typeof v === 'number' ? Math.trunc(v
 export const bool = (v: unknown): boolean => v === true;
 export const strMap = (v: unknown): Record<string, string> => {
   const out: Record<string, string> = {};
-  for (const [k, x] of Object.entries(obj(v))) if (typeof x === 'string') out[k] = x;
+  for (const [k, x] of Object.entries(obj(v))) if (typeof x === 'string') setOwn(out, k, x);
   return out;
 };
 

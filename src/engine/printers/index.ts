@@ -9,6 +9,7 @@ import type { KubeObject } from '../api/types';
 import { controllerRevisionPrinter, daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from './apps';
 import { cronJobPrinter, jobPrinter } from './batch';
 import {
+  apiServicePrinter,
   endpointSlicePrinter,
   leasePrinter,
   priorityClassPrinter,
@@ -35,6 +36,7 @@ import { persistentVolumeClaimPrinter, persistentVolumePrinter } from './core/vo
 import { OBJECT_CREATION_TIMESTAMP, SCALE_SPEC_REPLICAS, SCALE_STATUS_REPLICAS } from './descriptions';
 import { ageOf, int, obj } from './format';
 import { ingressClassPrinter, ingressPrinter, ipAddressPrinter, networkPolicyPrinter, serviceCIDRPrinter } from './networking';
+import { nodeMetricsPrinter, podMetricsPrinter } from './metrics';
 import { horizontalPodAutoscalerPrinter, podDisruptionBudgetPrinter } from './policy';
 import { clusterRoleBindingPrinter, roleBindingPrinter } from './rbac';
 import {
@@ -96,6 +98,10 @@ const PRINTERS: ReadonlyMap<string, Printer> = new Map<string, Printer>([
   ['validatingwebhookconfigurations.admissionregistration.k8s.io', webhookConfigurationPrinter],
   ['validatingadmissionpolicies.admissionregistration.k8s.io', validatingAdmissionPolicyPrinter],
   ['validatingadmissionpolicybindings.admissionregistration.k8s.io', validatingAdmissionPolicyBindingPrinter],
+  // metrics-server's, through the aggregator.
+  ['pods.metrics.k8s.io', podMetricsPrinter],
+  ['nodes.metrics.k8s.io', nodeMetricsPrinter],
+  ['apiservices.apiregistration.k8s.io', apiServicePrinter],
 ]);
 
 /** rest.DefaultTableConvertor: NAME and CREATED AT (RFC 3339), for kinds without a printer. */

@@ -4,6 +4,7 @@ import { ageColumn, nameColumn } from './common';
 import { HPA_CURRENT_REPLICAS, HPA_MAX_REPLICAS, HPA_METRICS, HPA_MIN_REPLICAS, HPA_REFERENCE } from './descriptions';
 import { ageOf, int, intOrString, obj, objs, quantityString, str } from './format';
 import { column, type Printer } from './table';
+import { own } from '../api/own';
 
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 
@@ -41,8 +42,8 @@ function metricPair(spec: Record<string, unknown>, status: Record<string, unknow
   const type = str(spec.type) as MetricKind;
   const field = METRIC_FIELD[type];
   if (!field) return '<unknown type>';
-  const target = obj(obj(spec[field]).target);
-  const cur = status && present(status[field]) ? obj(obj(status[field]).current) : undefined;
+  const target = obj(obj(own(spec, field)).target);
+  const cur = status && present(own(status, field)) ? obj(obj(own(status, field)).current) : undefined;
   if (type === 'Pods') return `${cur ? quantityString(cur.averageValue) : '<unknown>'}/${quantityString(target.averageValue)}`;
   if (type === 'External' || type === 'Object') {
     if (present(target.averageValue)) {
@@ -52,7 +53,7 @@ function metricPair(spec: Record<string, unknown>, status: Record<string, unknow
     return `${cur ? quantityString(cur.value) : '<unknown>'}/${quantityString(target.value)}`;
   }
   // Resource metrics name the resource: "cpu: 42%/80%".
-  const resource = `${str(obj(spec[field]).name)}: `;
+  const resource = `${str(obj(own(spec, field)).name)}: `;
   if (present(target.averageValue)) return `${resource}${cur ? quantityString(cur.averageValue) : '<unknown>'}/${quantityString(target.averageValue)}`;
   const current = cur && present(cur.averageUtilization) ? `${int(cur.averageUtilization)}%` : '<unknown>';
   const goal = present(target.averageUtilization) ? `${int(target.averageUtilization)}%` : '<auto>';

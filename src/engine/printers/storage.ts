@@ -24,6 +24,7 @@ import {
 } from './descriptions';
 import { ageOf, arr, obj, objs, quantityString, str } from './format';
 import { column, type Printer } from './table';
+import { own } from '../api/own';
 
 const boolOr = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
 
@@ -39,7 +40,7 @@ export const storageClassPrinter: Printer = {
     ageColumn,
   ],
   cells(sc, ctx) {
-    const isDefault = DEFAULT_CLASS_ANNOTATIONS.some((a) => sc.metadata.annotations?.[a] === 'true');
+    const isDefault = DEFAULT_CLASS_ANNOTATIONS.some((a) => own(sc.metadata.annotations, a) === 'true');
     return [
       (sc.metadata.name ?? '') + (isDefault ? ' (default)' : ''),
       str(sc.provisioner),

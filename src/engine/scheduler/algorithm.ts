@@ -13,6 +13,7 @@ import { Diagnosis } from './framework/node-to-status';
 import type { Framework, ScoreTable } from './framework/runtime';
 import { CODE_NAMES, Code, Status, type Status as StatusT } from './framework/status';
 import type { FilterVerdict, NodeScores, RankedNode, RecordDetail } from './record';
+import { own, setOwn } from '../api/own';
 
 export const MIN_FEASIBLE_NODES_TO_FIND = 100;
 export const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
@@ -202,7 +203,7 @@ export class ScheduleAlgorithm {
       if (s.code === Code.Error) return { status: s };
       diagnosis.nodeToStatus.set(node.name, s);
       diagnosis.addPluginStatus(s);
-      trace.rejectionsByPlugin[s.plugin] = (trace.rejectionsByPlugin[s.plugin] ?? 0) + 1;
+      setOwn(trace.rejectionsByPlugin, s.plugin, (own(trace.rejectionsByPlugin, s.plugin) ?? 0) + 1);
     }
     return { feasible };
   }
@@ -215,6 +216,7 @@ export function filterVerdicts(trace: CycleTrace): FilterVerdict[] | undefined {
     code: status === null ? 'Success' : CODE_NAMES[status.code],
     plugin: status?.plugin ?? '',
     reasons: status?.reasons ?? [],
+    ...(status?.insufficient ? { insufficient: status.insufficient } : {}),
   }));
 }
 

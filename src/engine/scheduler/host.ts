@@ -1,7 +1,7 @@
 /**
  * The narrow adapter between the scheduler and the rest of the cluster. Outbound, everything the
  * scheduler does to the cluster is an API request the host issues as system:kube-scheduler
- * (DESIGN invariant 1); inbound, the host feeds informer events to Scheduler.onAdd/onUpdate/
+ * (docs/architecture.md, invariant 1); inbound, the host feeds informer events to Scheduler.onAdd/onUpdate/
  * onDelete and answers lister reads from its informer caches.
  */
 import type {

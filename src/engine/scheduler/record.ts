@@ -1,5 +1,5 @@
 /**
- * What the scheduler records (DESIGN invariant 2): one record per scheduling attempt, explaining
+ * What the scheduler records (docs/architecture.md, invariant 2): one record per scheduling attempt, explaining
  * it the way kube-scheduler decided it: which filters ran and what each evaluated node's verdict
  * was, every score plugin's raw, normalized and weighted score per node, the ranking, the chosen
  * node or the FitError message and what preemption did; and one record per binding outcome.
@@ -8,6 +8,9 @@
  * the top of the ranking, 'full' everything per node.
  */
 import type { RecordBase } from '../trace/record';
+import type { InsufficientAmount } from './framework/status';
+
+export type { InsufficientAmount } from './framework/status';
 
 export type RecordDetail = 'off' | 'summary' | 'full';
 
@@ -35,6 +38,11 @@ export interface FilterVerdict {
   readonly code: string;
   readonly plugin: string;
   readonly reasons: readonly string[];
+  /**
+   * For a NodeResourcesFit rejection, the amounts behind each "Insufficient <resource>" or "Too
+   * many pods" reason: requested by the pod, already requested on the node, allocatable.
+   */
+  readonly insufficient?: readonly InsufficientAmount[];
 }
 
 export interface NodeScores {

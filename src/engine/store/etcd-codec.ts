@@ -20,6 +20,7 @@ import {
   type WatchEvent,
   type WatchRequest,
 } from './types';
+import { own, setOwn } from '../api/own';
 
 /**
  * Translation between the store's requests and etcd3's protobuf objects. Fields holding their
@@ -31,7 +32,7 @@ const int = (s: string | undefined): number => (s ? Number(s) : 0);
 
 function enumOf(table: Readonly<Record<string, number>>, name: string | undefined, unknown: number): number | undefined {
   if (name === undefined) return undefined;
-  const n = table[name] ?? unknown;
+  const n = own(table, name) ?? unknown;
   return n === 0 ? undefined : n;
 }
 
@@ -40,7 +41,7 @@ function withoutDefaults<T extends object>(fields: T): T {
   for (const [k, v] of Object.entries(fields)) {
     if (v === undefined || v === false || v === 0) continue;
     if (Buffer.isBuffer(v) && v.length === 0) continue;
-    out[k] = v;
+    setOwn(out, k, v);
   }
   return out as T;
 }

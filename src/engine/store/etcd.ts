@@ -31,6 +31,16 @@ export interface EtcdStoreOptions {
   clock: Clock;
   /** Client URLs; default http://127.0.0.1:2379. */
   endpoints?: string[];
+  credentials?: EtcdCredentials;
+}
+
+/** TLS to etcd, as kube-apiserver's --etcd-cafile, --etcd-certfile and --etcd-keyfile give it (PEM). */
+export interface EtcdCredentials {
+  /** The CA that signed etcd's serving certificates (default: the system's roots). */
+  ca?: Buffer;
+  /** A client certificate etcd trusts, and its key. */
+  cert?: Buffer;
+  key?: Buffer;
 }
 
 type KeepAliveStream = E.IDuplexStream<E.ILeaseKeepAliveRequest, E.ILeaseKeepAliveResponse>;
@@ -48,6 +58,7 @@ export function createEtcdStore(options: EtcdStoreOptions): Store {
   const passThrough = { execute: <T>(fn: () => T) => fn() };
   const client = new Etcd3({
     hosts: options.endpoints ?? ['http://127.0.0.1:2379'],
+    ...(options.credentials?.ca ? { credentials: { rootCertificate: options.credentials.ca, privateKey: options.credentials.key, certChain: options.credentials.cert } } : {}),
     faultHandling: { host: () => passThrough, global: passThrough } as unknown as E.IOptions['faultHandling'],
     // kube-apiserver lifts the client's receive limit the same way.
     grpcOptions: { 'grpc.max_receive_message_length': -1 },

@@ -20,6 +20,7 @@ import {
   type RequestOp,
   type TxnRequest,
 } from './types';
+import { own } from '../api/own';
 
 /**
  * etcd's two request size limits, computed from the protobuf encoding (proto3: fields holding
@@ -81,7 +82,7 @@ function message(tag: number, size: number): number {
 }
 
 function enumOf(table: Readonly<Record<string, number>>, name: string | undefined): number {
-  return name === undefined ? 0 : table[name] ?? 0;
+  return name === undefined ? 0 : own(table, name) ?? 0;
 }
 
 export function rangeSize(r: RangeRequest, len: Len): number {

@@ -8,7 +8,7 @@
  * every key >= `key`; otherwise the half-open interval [key, rangeEnd). `prefixEnd(p)` gives the
  * range end for a prefix.
  */
-import type { StoreSnapshot } from './memory/snapshot';
+import type { StoreSnapshot } from './snapshot';
 
 export interface KeyValue {
   key: string;
@@ -30,6 +30,8 @@ export type SortTarget = 'key' | 'version' | 'create' | 'mod' | 'value';
 
 export interface RangeRequest {
   key: string;
+  /** Served by the member the client talks to, without a ReadIndex round (may be stale). */
+  serializable?: boolean;
   rangeEnd?: string;
   /** 0 means no limit. */
   limit?: number;
@@ -225,6 +227,29 @@ export const StoreErrors = {
   leaseProvided: 'etcdserver: lease is provided',
   /** gRPC's own limit (max-request-bytes + 512 KiB); the message carries the sizes, see grpcTooLarge. */
   messageTooLarge: 'grpc: received message larger than max',
+  /** ErrGRPCNoSpace (gRPC code ResourceExhausted): the backend quota is exhausted or the NOSPACE alarm is raised. */
+  noSpace: 'etcdserver: mvcc: database space exceeded',
+  // etcdserver's errors (etcdserver/errors.go) as its clients receive them.
+  requestTimedOut: 'etcdserver: request timed out',
+  timeoutDueToLeaderFail: 'etcdserver: request timed out, possibly due to previous leader failure',
+  timeoutDueToConnectionLost: 'etcdserver: request timed out, possibly due to connection lost',
+  leaderChanged: 'etcdserver: leader changed',
+  noLeader: 'etcdserver: no leader',
+  /** MoveLeader sent to a member that does not lead (gRPC code FailedPrecondition). */
+  notLeader: 'etcdserver: not leader',
+  badLeaderTransferee: 'etcdserver: bad leader transferee',
+  /** MoveLeader whose transferee did not take over within the request timeout (not in etcd's gRPC error map: code Unknown). */
+  leaderTransferTimeout: 'etcdserver: request timed out, leader transfer took too long',
+  stopped: 'etcdserver: server stopped',
+  tooManyRequests: 'etcdserver: too many requests',
+  /** raft.ErrProposalDropped, which etcd passes to the client as gRPC code Unknown. */
+  proposalDropped: 'rpc error: code = Unknown desc = raft proposal dropped',
+  /** A proposal that waited for a leader past the request timeout: etcd 3.4.23 answers so (gRPC code Unknown). */
+  proposalDeadline: 'rpc error: code = Unknown desc = context deadline exceeded',
+  /** The member went away while the request was in flight (its connection closed). */
+  unavailable: 'rpc error: code = Unavailable desc = transport is closing',
+  /** The client's own deadline passed while it retried a read (kube-apiserver's request timeout). */
+  deadlineExceeded: 'context deadline exceeded',
 } as const;
 
 export type StoreErrorCode = keyof typeof StoreErrors;

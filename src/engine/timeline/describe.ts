@@ -5,10 +5,12 @@
  */
 import type { SchedulerRecord } from '../scheduler/record';
 import type { ApiRequestRecord } from '../trace/apiserver';
+import type { EtcdMessageRecord } from '../trace/etcd';
 import type { KubeEventRecord } from '../trace/event';
 import type { KubeletRecord } from '../trace/kubelet';
 import type { ReconcileRecord } from '../trace/reconcile';
 import type { RevisionRecord } from '../trace/revision';
+import type { TraceRecord } from '../trace/types';
 import { actorName } from './actor';
 
 export interface Described {
@@ -70,4 +72,37 @@ export function describeKubelet(r: KubeletRecord): Described {
 export function describeEvent(r: KubeEventRecord): Described {
   const count = r.count > 1 ? ` (x${r.count})` : '';
   return { revision: r.revision, actor: r.component, text: `event ${r.eventType} ${r.reason} ${r.regarding}: ${r.message}${count}` };
+}
+
+export function describeEtcdMessage(r: EtcdMessageRecord): Described {
+  const what = r.msgType === 'MsgApp' ? ` index ${r.index}, ${r.entries} entries, commit ${r.commit}` : r.msgType === 'MsgAppResp' ? ` index ${r.index}${r.reject ? ' (rejected)' : ''}` : r.reject ? ' (rejected)' : '';
+  const why = r.reason ? ` (${r.reason})` : '';
+  return { actor: r.from, text: `${r.event} ${r.msgType} to ${r.to} at term ${r.term}${what}${why}` };
+}
+
+/** Any record in one line (a request without what it stored; a compaction as etcd's). */
+export function describeRecord(r: TraceRecord, stored?: RevisionRecord): Described {
+  switch (r.type) {
+    case 'api.request':
+      return describeRequest(r, stored);
+    case 'store.revision':
+      return describeRevision(r);
+    case 'store.compaction':
+      return { revision: r.revision, actor: 'etcd', text: `compacted history below revision ${r.revision}` };
+    case 'controller.reconcile':
+      return describeReconcile(r);
+    case 'scheduler.attempt':
+    case 'scheduler.binding':
+      return describeScheduling(r);
+    case 'kubelet.action':
+      return describeKubelet(r);
+    case 'kube.event':
+      return describeEvent(r);
+    case 'etcd.member':
+      return { actor: r.member, text: r.detail };
+    case 'etcd.request':
+      return { actor: 'kube-apiserver', text: `etcd ${r.op} ${r.key} via ${r.member} failed after ${(r.durationMs / 1000).toFixed(3)}s: ${r.error}` };
+    case 'etcd.message':
+      return describeEtcdMessage(r);
+  }
 }

@@ -9,12 +9,14 @@
  *
  * A write's request line carries the revision it produced and what etcd stored (the revision
  * record). Reads and watches are left out, and so, unless `all` is set, are the heartbeats
- * (node Leases) and the writes of Events, which appear as their own event lines.
+ * (Lease renewals, the kubelets' Node status updates and the checks they trigger: see noise.ts)
+ * and the writes of Events, which appear as their own event lines.
  */
 import type { TraceRecord } from '../trace/types';
 import type { RevisionRecord } from '../trace/revision';
 import type { ApiRequestRecord } from '../trace/apiserver';
-import { describeEvent, describeKubelet, describeReconcile, describeRequest, describeRevision, describeScheduling, type Described } from './describe';
+import { describeRecord, type Described } from './describe';
+import { isEvent, isHeartbeat, type Lookup } from './noise';
 
 export interface TimelineOptions {
   /** Include Lease renewals and Event writes. */
@@ -27,9 +29,9 @@ export function formatOffset(ms: number): string {
   return `+${(ms / 1000).toFixed(3)}s`;
 }
 
-/** Writes that are the cluster's pulse rather than its story. */
-function background(r: { group: string; resource: string }): boolean {
-  return (r.group === 'coordination.k8s.io' && r.resource === 'leases') || r.resource === 'events';
+/** The cluster's pulse rather than its story; an Event is told by its own line, not its write. */
+function background(r: TraceRecord, lookup: Lookup): boolean {
+  return isHeartbeat(r, lookup) || (isEvent(r) && r.type !== 'kube.event');
 }
 
 function isWrite(r: ApiRequestRecord): boolean {
@@ -38,36 +40,32 @@ function isWrite(r: ApiRequestRecord): boolean {
   return r.code >= 400 && !(r.verb === 'get' && r.code === 404) && r.verb !== 'watch';
 }
 
-function describe(record: TraceRecord, stored: ReadonlyMap<number, RevisionRecord>, shown: ReadonlySet<number>, options: TimelineOptions): Described | undefined {
+function describe(record: TraceRecord, stored: ReadonlyMap<number, RevisionRecord>, shown: ReadonlySet<number>, options: TimelineOptions, lookup: Lookup): Described | undefined {
+  if (!options.all && background(record, lookup)) return undefined;
   switch (record.type) {
     case 'api.request':
-      if (!isWrite(record) || (!options.all && background(record))) return undefined;
-      return describeRequest(record, stored.get(record.id));
+      return isWrite(record) ? describeRecord(record, stored.get(record.id)) : undefined;
     case 'store.revision':
-      if ((record.cause !== undefined && shown.has(record.cause)) || (!options.all && background(record))) return undefined;
-      return describeRevision(record);
-    case 'controller.reconcile':
-      return describeReconcile(record);
-    case 'scheduler.attempt':
-    case 'scheduler.binding':
-      return describeScheduling(record);
-    case 'kubelet.action':
-      return describeKubelet(record);
-    case 'kube.event':
-      return describeEvent(record);
+      return record.cause !== undefined && shown.has(record.cause) ? undefined : describeRecord(record);
+    case 'store.compaction':
+      return undefined;
+    default:
+      return describeRecord(record);
   }
 }
 
 export function formatTimeline(records: Iterable<TraceRecord>, startMs: number, options: TimelineOptions = {}): string[] {
   const list = [...records];
+  const byId = new Map(list.map((r) => [r.id, r]));
+  const lookup: Lookup = (id) => byId.get(id);
   // The revision each write request produced, so the request's line can say what was stored.
   const stored = new Map<number, RevisionRecord>();
   for (const r of list) if (r.type === 'store.revision' && r.cause !== undefined) stored.set(r.cause, r);
   const shown = new Set<number>();
-  for (const r of list) if (r.type === 'api.request' && isWrite(r) && (options.all || !background(r))) shown.add(r.id);
+  for (const r of list) if (r.type === 'api.request' && isWrite(r) && (options.all || !background(r, lookup))) shown.add(r.id);
   const out: string[] = [];
   for (const r of list) {
-    const d = describe(r, stored, shown, options);
+    const d = describe(r, stored, shown, options, lookup);
     if (!d) continue;
     const at = formatOffset(r.time - startMs).padStart(10);
     const rev = d.revision !== undefined ? `rev ${d.revision}` : '';

@@ -52,7 +52,15 @@ export interface ApiRequestRecord extends RecordBase {
   readonly reason?: string;
   readonly message?: string;
   readonly warnings?: readonly string[];
+  /** The audit event's annotations admission added (PodSecurity's enforce-policy, audit-violations). */
+  readonly auditAnnotations?: Readonly<Record<string, string>>;
   readonly stages: readonly StageResult[];
   /** The etcd revision this request wrote, when it wrote one. */
   readonly revision?: number;
+  /** For a patch: json, merge, strategic, or apply (server-side apply). */
+  readonly patchType?: 'json' | 'merge' | 'strategic' | 'apply';
+  /** Virtual ms from the request's arrival to its response, when it took any (the latency model). */
+  readonly durationMs?: number;
+  /** The client's User-Agent: which program sent it (kubectl, the editor, the control-plane panel). */
+  readonly userAgent?: string;
 }

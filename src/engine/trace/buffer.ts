@@ -1,5 +1,5 @@
 /**
- * The bounded record stream (DESIGN.md invariants 2 and 6): a ring buffer that keeps the most
+ * The bounded record stream (docs/architecture.md, invariants 2 and 6): a ring buffer that keeps the most
  * recent `capacity` records and fans each new record out to subscribers as it is emitted.
  * Older records fall off; their ids are never reused, so a cause id that points at a dropped
  * record is simply not found.
@@ -13,6 +13,14 @@ export interface TraceBufferOptions {
   clock: Clock;
   /** How many records to keep. Default 10,000. */
   capacity?: number;
+  /** Start from a saved trace (a restored cluster): its newest records, ids going on from `next`. */
+  restore?: SavedTrace;
+}
+
+/** A trace buffer's content as saved with the cluster: its records, oldest first, and the id the next one gets. */
+export interface SavedTrace {
+  readonly next: number;
+  readonly records: readonly TraceRecord[];
 }
 
 const DEFAULT_CAPACITY = 10_000;
@@ -23,21 +31,38 @@ export class TraceBuffer {
   private readonly ring: (TraceRecord | undefined)[];
   private nextId = 1;
   private readonly listeners = new Set<TraceListener>();
+  /** When each reserved id was taken: a record reserved at its start carries that time. */
+  private readonly reservedAt = new Map<number, number>();
 
   constructor(options: TraceBufferOptions) {
     this.clock = options.clock;
     this.capacity = Math.max(1, Math.floor(options.capacity ?? DEFAULT_CAPACITY));
     this.ring = new Array<TraceRecord | undefined>(this.capacity);
+    if (options.restore) this.restore(options.restore);
+  }
+
+  private restore(saved: SavedTrace): void {
+    this.nextId = Math.max(1, Math.floor(saved.next));
+    const oldest = this.oldestId();
+    for (const record of saved.records) {
+      if (Number.isInteger(record.id) && record.id >= oldest && record.id < this.nextId) this.ring[(record.id - 1) % this.capacity] = Object.freeze(record);
+    }
   }
 
   /**
-   * Stamps the draft with an id and the current virtual time, stores it and notifies subscribers.
+   * Stamps the draft with an id and the virtual time, stores it and notifies subscribers.
    * `reserved` is an id from `reserve()`: the record a chain of requests names as its cause
-   * before the record itself is complete (a reconcile lists the requests it sent).
+   * before the record itself is complete (a reconcile lists the requests it sent). A reserved
+   * record carries the time it was reserved, when its work began, so records stay in time order.
    */
   emit<R extends TraceRecord>(draft: TraceDraft<R>, reserved?: number): R {
     const id = reserved ?? this.nextId++;
-    const record = Object.freeze({ ...draft, id, time: this.clock.now() }) as unknown as R;
+    let time = this.clock.now();
+    if (reserved !== undefined) {
+      time = this.reservedAt.get(reserved) ?? time;
+      this.reservedAt.delete(reserved);
+    }
+    const record = Object.freeze({ ...draft, id, time }) as unknown as R;
     if (id >= this.oldestId()) this.ring[(id - 1) % this.capacity] = record;
     for (const listener of [...this.listeners]) listener(record);
     return record;
@@ -47,6 +72,7 @@ export class TraceBuffer {
   reserve(): number {
     const id = this.nextId++;
     this.ring[(id - 1) % this.capacity] = undefined;
+    this.reservedAt.set(id, this.clock.now());
     return id;
   }
 

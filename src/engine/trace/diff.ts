@@ -4,6 +4,7 @@
  * (resourceVersion, managedFields) is left out.
  */
 import type { JsonValue } from '../api/types';
+import { own, setOwn } from '../api/own';
 
 const IGNORED = new Set(['metadata.resourceVersion', 'metadata.managedFields']);
 const MAX_SHOWN = 3;
@@ -19,8 +20,8 @@ export function summarizeChange(before: unknown, after: unknown): string {
     const aObj = isRecord(a);
     const bObj = isRecord(b);
     if (aObj && bObj) {
-      for (const k of Object.keys(a)) walk(a[k], b[k], path ? `${path}.${k}` : k);
-      for (const k of Object.keys(b)) if (!(k in a)) walk(undefined, b[k], path ? `${path}.${k}` : k);
+      for (const k of Object.keys(a)) walk(a[k], own(b, k), path ? `${path}.${k}` : k);
+      for (const k of Object.keys(b)) if (!Object.hasOwn(a, k)) walk(undefined, b[k], path ? `${path}.${k}` : k);
       return;
     }
     if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
@@ -52,4 +53,44 @@ function show(v: JsonValue | undefined): string {
 
 function isRecord(v: JsonValue | undefined): v is { [k: string]: JsonValue } {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export interface StatusTransitions {
+  conditions?: Record<string, string>;
+  phase?: string;
+}
+
+/**
+ * The status conditions (by type) whose status a write set or changed, and the phase when it
+ * changed. A condition only re-stamped (a heartbeat time, a message) is not a transition.
+ */
+export function statusTransitions(before: unknown, after: unknown): StatusTransitions {
+  const was = statusOf(before);
+  const now = statusOf(after);
+  const out: StatusTransitions = {};
+  const previous = new Map<string, string>();
+  for (const c of conditionsOf(was)) previous.set(c.type, c.status);
+  for (const c of conditionsOf(now)) {
+    if (previous.get(c.type) === c.status) continue;
+    setOwn((out.conditions ??= {}), c.type, c.status);
+  }
+  const phase = now?.phase;
+  if (typeof phase === 'string' && phase !== was?.phase) out.phase = phase;
+  return out;
+}
+
+function statusOf(object: unknown): { [k: string]: JsonValue } | undefined {
+  const status = isRecord(object as JsonValue) ? (object as { [k: string]: JsonValue }).status : undefined;
+  return isRecord(status) ? status : undefined;
+}
+
+function conditionsOf(status: { [k: string]: JsonValue } | undefined): { type: string; status: string }[] {
+  const list = status?.conditions;
+  if (!Array.isArray(list)) return [];
+  const out: { type: string; status: string }[] = [];
+  for (const c of list) {
+    if (!isRecord(c)) continue;
+    if (typeof c.type === 'string' && typeof c.status === 'string') out.push({ type: c.type, status: c.status });
+  }
+  return out;
 }

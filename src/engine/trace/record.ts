@@ -1,6 +1,6 @@
 /**
  * The common shape of every trace record. Records are the only account of what happened in the
- * cluster that the UI shows (DESIGN.md invariant 2): each one names the component that acted,
+ * cluster that the UI shows (docs/architecture.md, invariant 2): each one names the component that acted,
  * the virtual time it acted at, and the record that caused it, so a chain of effects can be
  * followed from an apply down to the objects it produced.
  */

@@ -21,4 +21,11 @@ export interface RevisionRecord extends RecordBase {
   readonly actor?: string;
   /** A one-line account of what changed: `spec.replicas: 3 → 5, status.readyReplicas: 2 → 3`. */
   readonly change: string;
+  /**
+   * The status conditions this write set or changed, type → status (`Ready: "True"`), and the
+   * phase when it changed: what a reader of the story needs to say "the pod became Ready" or
+   * "the node went NotReady" from the record itself. Absent when the write changed neither.
+   */
+  readonly conditions?: Readonly<Record<string, string>>;
+  readonly phase?: string;
 }

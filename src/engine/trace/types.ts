@@ -5,12 +5,23 @@
 import type { SchedulerRecord } from '../scheduler/record';
 import type { ApiRequestRecord } from './apiserver';
 import type { CompactionRecord } from './compaction';
+import type { EtcdMemberRecord, EtcdMessageRecord, EtcdRequestRecord } from './etcd';
 import type { KubeEventRecord } from './event';
 import type { KubeletRecord } from './kubelet';
 import type { ReconcileRecord } from './reconcile';
 import type { RevisionRecord } from './revision';
 
-export type TraceRecord = ApiRequestRecord | ReconcileRecord | KubeletRecord | RevisionRecord | CompactionRecord | SchedulerRecord | KubeEventRecord;
+export type TraceRecord =
+  | ApiRequestRecord
+  | ReconcileRecord
+  | KubeletRecord
+  | RevisionRecord
+  | CompactionRecord
+  | SchedulerRecord
+  | KubeEventRecord
+  | EtcdMemberRecord
+  | EtcdMessageRecord
+  | EtcdRequestRecord;
 
 export type TraceRecordType = TraceRecord['type'];
 

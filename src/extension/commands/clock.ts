@@ -1,20 +1,17 @@
 /**
- * Pause, Resume, Step and Set Speed: how virtual time moves. Step runs the cluster's next
- * pending event (a timer of a controller, the scheduler, a kubelet, etcd) and says which.
+ * Pause, Resume, Step and Set Speed: how virtual time moves. Step moves to the cluster's next
+ * change (an etcd write, a reconcile that acted, a scheduling decision, a kubelet's step),
+ * running the heartbeats and resyncs on the way, and says what changed.
  */
 import * as vscode from 'vscode';
 import { SPEEDS } from '../settings';
-import { speedLabel } from '../status-text';
+import { speedLabel, stepText } from '../status-text';
 import { clusterHost, updateSetting, type Services } from './services';
 
 async function step(s: Services): Promise<void> {
   const host = await clusterHost(s);
-  host.pacer.pause();
-  await host.pacer.idle();
-  const next = host.cluster.clock.pending()[0];
-  const ran = await host.pacer.step();
-  const when = new Date(host.cluster.clock.now()).toISOString().replace('.000Z', 'Z');
-  vscode.window.setStatusBarMessage(ran && next ? `KubeSim: stepped "${next.label}" at ${when}` : 'KubeSim: nothing is pending', 4000);
+  const report = await host.stepToNextChange();
+  vscode.window.setStatusBarMessage(stepText(report), 6000);
 }
 
 async function setSpeed(s: Services): Promise<void> {

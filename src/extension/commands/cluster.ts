@@ -11,6 +11,11 @@ async function showControlPlane(s: Services): Promise<void> {
   loadPanel(s.context.extensionPath).showPanel(s.context, s.session);
 }
 
+/** Opens the panel on its etcd tab, with a member selected when one was clicked. */
+export async function showEtcd(s: Services, member?: string): Promise<void> {
+  loadPanel(s.context.extensionPath).showPanel(s.context, s.session).showEtcd(member);
+}
+
 async function reset(s: Services): Promise<void> {
   const choice = await vscode.window.showWarningMessage('Reset the simulated cluster? Everything applied to it is lost; a new cluster starts from the kubesim settings.', { modal: true }, 'Reset Cluster');
   if (choice !== 'Reset Cluster') return;
@@ -83,6 +88,11 @@ async function importSnapshot(s: Services): Promise<void> {
 export function registerClusterCommands(s: Services): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('kubesim.showControlPlane', () => showControlPlane(s)),
+    // Reload Window brings the panel back as it was (the webview's saved state); the panel's
+    // module loads only when there is one to restore.
+    vscode.window.registerWebviewPanelSerializer('kubesim.controlPlane', {
+      deserializeWebviewPanel: async (webviewPanel) => void loadPanel(s.context.extensionPath).restorePanel(s.context, s.session, webviewPanel),
+    }),
     vscode.commands.registerCommand('kubesim.reset', () => reset(s)),
     vscode.commands.registerCommand('kubesim.switchUser', () => switchUser(s)),
     vscode.commands.registerCommand('kubesim.exportSnapshot', () => exportSnapshot(s)),

@@ -1,8 +1,13 @@
 /**
  * Open Live Object: the object behind a tree item, the objects the current manifest names, or
- * one picked from the cluster, as a read-only YAML document that follows the object.
+ * one picked from the cluster, as a read-only YAML document that follows the object. Show
+ * Details (a tree item's click): the object's details in the control-plane panel, the view the
+ * map and the graph open too; an Event's, the object it is about; a Namespace (which the panel
+ * does not draw) opens live.
  */
 import * as vscode from 'vscode';
+import { loadPanel } from '../host-loader';
+import { detailsTarget } from '../tree/targets';
 import type { ClusterHost } from '../cluster-host';
 import type { ObjectRef } from '../manifest-objects';
 import { VIEW_KINDS, type ViewKind, type ViewObject } from '../view-types';
@@ -13,6 +18,7 @@ const COORDINATES: Record<ViewKind, Omit<ObjectRef, 'name' | 'namespace'>> = {
   namespaces: { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace' },
   deployments: { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment' },
   replicasets: { group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet' },
+  horizontalpodautoscalers: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler' },
   pods: { group: '', version: 'v1', resource: 'pods', kind: 'Pod' },
   services: { group: '', version: 'v1', resource: 'services', kind: 'Service' },
   endpointslices: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice' },
@@ -42,6 +48,16 @@ async function targets(host: ClusterHost, arg: unknown): Promise<ObjectRef[]> {
 
 export function registerLiveCommands(s: Services): vscode.Disposable[] {
   return [
+    vscode.commands.registerCommand('kubesim.showObjectDetails', async (arg?: unknown) => {
+      const el = elementArg(arg);
+      if (!el) return;
+      const host = await clusterHost(s);
+      const v = host.view.get(el.kind, el.key);
+      if (!v) return;
+      const target = detailsTarget(v);
+      if (!target) return s.live.open(refOf(v));
+      loadPanel(s.context.extensionPath).showPanel(s.context, s.session).showDetails(target);
+    }),
     vscode.commands.registerCommand('kubesim.openLiveObject', async (arg?: unknown) => {
       const host = await clusterHost(s);
       const refs = await targets(host, arg);

@@ -4,7 +4,7 @@
  * the current user's identity, reported in kubectl's words.
  */
 import * as vscode from 'vscode';
-import type { ApplyResult } from '../../engine/manifests/apply';
+import type { ApplyResult } from '../../engine/kubectl/apply';
 import { commandHeader, formatResults } from '../messages';
 import { clusterHost, progress, type Services } from './services';
 

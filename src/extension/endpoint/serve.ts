@@ -1,12 +1,10 @@
 /**
  * The extension's cluster served over HTTPS for kubectl, as `kubesim serve` does (src/http), on
  * the engine's side of the bundle boundary (no vscode import). Requests go through the cluster's
- * own API server, so they show in the panel beside the editor's. The tokens are drawn from the
- * operating system's randomness, not the cluster's seeded Random: the seed is a setting anyone
- * can read, and issuing tokens must not shift the cluster's own random choices. They are revoked
- * when the endpoint closes.
+ * own API server, so they show in the panel beside the editor's. The tokens are the API server's
+ * (authn/tokens.ts: 256 bits of the operating system's randomness, never the cluster's seeded
+ * Random); they are revoked when the endpoint closes.
  */
-import { randomBytes } from 'node:crypto';
 import type { UserInfo } from '../../engine/apiserver/authn/user';
 import type { Cluster } from '../../engine/cluster';
 import { kubeconfigText, LOOPBACK, startApiEndpoint } from '../../http';
@@ -42,12 +40,8 @@ export interface ServedApi {
 
 export async function serveCluster(cluster: Cluster, options: ServeOptions): Promise<ServedApi> {
   const tls = options.tls ?? selfSignedCertificate('kubesim', [LOOPBACK], ['localhost']);
-  const endpoint = await startApiEndpoint({ api: cluster.server, clock: cluster.clock, port: options.port, logs: cluster.logs, tls });
-  const tokens = options.users.map((u) => {
-    const token = randomBytes(32).toString('base64url');
-    cluster.server.tokens.add(token, u.info);
-    return { context: u.context, user: u.user, token };
-  });
+  const endpoint = await startApiEndpoint({ api: cluster.api, clock: cluster.clock, port: options.port, logs: cluster.logs, tls });
+  const tokens = options.users.map((u) => ({ context: u.context, user: u.user, token: cluster.server.tokens.issue(u.info) }));
   let closed: Promise<void> | undefined;
   return {
     port: endpoint.port,

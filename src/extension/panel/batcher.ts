@@ -1,5 +1,5 @@
 /**
- * Coalesces the engine's record stream into batches for the webview (DESIGN.md invariant 8):
+ * Coalesces the engine's record stream into batches for the webview (docs/architecture.md, invariant 8):
  * a burst of records becomes at most `maxBatch` records per message, one message per interval,
  * so posting never holds the shared extension host for long. The queue is bounded: when the
  * webview cannot keep up, the oldest queued records are dropped and the next batch says how many.

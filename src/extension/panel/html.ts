@@ -26,6 +26,9 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
     `style-src ${cspSource} 'nonce-${nonce}'`,
     `img-src ${cspSource} data:`,
     `font-src ${cspSource}`,
+    // The object graph's layout worker (webview/ui/elk-worker.ts), started from a blob: URL
+    // made of the bundled script (VS Code webviews start workers from blob: or data: only).
+    'worker-src blob:',
   ].join('; ');
 }
 

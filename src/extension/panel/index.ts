@@ -25,3 +25,24 @@ export function showPanel(context: Pick<vscode.ExtensionContext, 'extensionUri' 
   context.subscriptions.push(webviewPanel);
   return panel;
 }
+
+/**
+ * Takes back the panel VS Code restores after Reload Window (its WebviewPanelSerializer): the
+ * webview loads again with the state it saved (tab, filters, selection, replay position) and
+ * syncs as a fresh load does.
+ */
+export function restorePanel(context: Pick<vscode.ExtensionContext, 'extensionUri' | 'subscriptions'>, host: PanelHost, webviewPanel: vscode.WebviewPanel): ControlPlanePanel {
+  if (open) {
+    // One panel at a time: the restored one gives way to the one already open.
+    webviewPanel.dispose();
+    return open;
+  }
+  webviewPanel.webview.options = panelOptions(context.extensionUri);
+  const panel = new ControlPlanePanel(webviewPanel, context.extensionUri, host);
+  open = panel;
+  panel.onDidDispose(() => {
+    if (open === panel) open = undefined;
+  });
+  context.subscriptions.push(webviewPanel);
+  return panel;
+}

@@ -1,22 +1,18 @@
 /**
  * The control-plane panel's host side. The webview is not retained while hidden
  * (retainContextWhenHidden false): each time it loads it keeps its own UI state (vscode.setState)
- * and asks for a sync; the host answers with the records the trace buffer still holds, then
- * streams new ones in batches. Messages from the webview are validated before anything is done.
+ * and asks for a sync; the feed (feed.ts, beside the cluster) answers with the records the trace
+ * buffer still holds, then streams new ones in batches. Messages from the webview are validated
+ * before anything is done.
  */
 import * as vscode from 'vscode';
-import type { TraceRecord } from '../../engine/trace/types';
-import { parseWebviewMessage, type GetRevisionMessage, type HostMessage, type PanelRecord, type WebviewMessage } from '../../protocol/panel';
-import { RecordBatcher } from './batcher';
+import { parseWebviewMessage, type GetDetailsMessage, type GetRevisionMessage, type HostMessage, type ShowDetailsMessage, type WebviewMessage } from '../../protocol/panel';
+import type { ViewKind } from '../../protocol/cluster-state';
 import { createNonce, panelHtml } from './html';
-import { objectAtRevision } from './time-travel';
-import type { PanelCluster, PanelHost } from './host';
+import type { PanelHost } from './host';
+import type { PanelConnection } from './feed';
 
 export const PANEL_VIEW_TYPE = 'kubesim.controlPlane';
-
-/** Records per message and milliseconds between messages (DESIGN.md invariant 8). */
-const MAX_BATCH = 2000;
-const BATCH_INTERVAL_MS = 50;
 
 /** Scripts on, nothing retained while hidden, local resources only from dist/ and media/. */
 export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
@@ -28,13 +24,15 @@ export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptio
 }
 
 export class ControlPlanePanel {
-  private cluster: PanelCluster | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private batcher: RecordBatcher<PanelRecord> | undefined;
+  /** The feed of the cluster the webview was last synced with. */
+  private connection: Promise<PanelConnection> | undefined;
   /** The webview asked for a sync and has not been hidden since: records flow. */
   private live = false;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly disposeListeners = new Set<() => void>();
+  /** Details asked for before the webview was ready (the panel was just opened). */
+  private pendingDetails: ShowDetailsMessage | undefined;
+  private pendingEtcd: HostMessage | undefined;
   /** Malformed messages the webview sent, with the reason each was rejected (newest last). */
   readonly rejected: string[] = [];
 
@@ -53,12 +51,10 @@ export class ControlPlanePanel {
         if (webviewPanel.visible) return;
         // The webview is gone; the next load gets a fresh nonce and re-syncs.
         this.live = false;
-        this.batcher?.clear();
+        void this.connection?.then((c) => c.hidden()).catch(() => undefined);
         this.render();
       }),
-      host.onDidChangeCluster(() => {
-        if (this.live) void this.sync();
-      }),
+      host.onDidChangeCluster(() => void this.reconnect()),
       webviewPanel.onDidDispose(() => this.dispose()),
     );
   }
@@ -96,43 +92,55 @@ export class ControlPlanePanel {
       case 'ready':
         return this.sync();
       case 'getRevision':
-        return this.timeTravel(message);
+      case 'getDetails':
+        return this.read(message);
+      case 'scrubbed':
+        // The walkthrough's "Scrub back to before the apply" step waits for this context key.
+        await vscode.commands.executeCommand('setContext', 'kubesim.walkthrough.scrubbed', true);
+        return;
+      case 'etcdAction':
+        // The same command the sidebar's action runs (it reports what it did, or why not).
+        await vscode.commands.executeCommand(`kubesim.etcd.${message.action}Member`, message.member);
+        return;
     }
   }
 
   private async sync(): Promise<void> {
-    const cluster = await this.host.cluster();
-    if (cluster.trace !== this.cluster?.trace || !this.batcher) {
-      this.unsubscribe?.();
-      this.batcher?.clear();
-      this.cluster = cluster;
-      // Bounded by the buffer: more queued records than it holds would have fallen off anyway.
-      const batcher = new RecordBatcher<PanelRecord>((records, dropped) => this.post({ type: 'records', records, dropped }), {
-        maxBatch: MAX_BATCH,
-        intervalMs: BATCH_INTERVAL_MS,
-        capacity: cluster.trace.capacity,
-      });
-      this.batcher = batcher;
-      this.unsubscribe = cluster.trace.subscribe((record) => {
-        if (this.live) batcher.push(record as PanelRecord);
-      });
-    }
-    const batcher = this.batcher;
-    batcher.clear();
+    this.connection ??= this.host.connect((m) => this.post(m));
+    const connection = await this.connection;
     this.live = true;
-    const records: readonly TraceRecord[] = cluster.trace.records();
-    const kinds: Record<string, string> = {};
-    for (const r of cluster.client.server.registry.all()) kinds[`${r.group}/${r.resource}`] ??= r.kind;
-    this.post({ type: 'reset', capacity: cluster.trace.capacity, firstId: Math.max(1, cluster.trace.next - cluster.trace.capacity), total: records.length, kinds });
-    batcher.pushAll(records as readonly PanelRecord[]);
+    await connection.sync();
+    if (this.pendingEtcd) this.post(this.pendingEtcd);
+    this.pendingEtcd = undefined;
+    if (this.pendingDetails) this.post(this.pendingDetails);
+    this.pendingDetails = undefined;
   }
 
-  private async timeTravel(ask: GetRevisionMessage): Promise<void> {
-    const cluster = this.cluster ?? (await this.host.cluster());
-    const read = (revision: number) =>
-      objectAtRevision(cluster.client, ask, revision).catch((err: unknown) => ({ state: 'error' as const, revision, code: 500, message: String(err) }));
-    const [at, before] = await Promise.all([read(ask.revision), read(ask.revision - 1)]);
-    this.post({ type: 'revision', requestId: ask.requestId, at, before });
+  /** Brings the etcd tab forward (with a member selected); sent once the webview has synced when it is still loading. */
+  showEtcd(member?: string): void {
+    const message: HostMessage = { type: 'showEtcd', ...(member ? { member } : {}) };
+    if (this.live) this.post(message);
+    else this.pendingEtcd = message;
+  }
+
+  /** Opens an object's details in the panel; sent once the webview has synced when it is still loading. */
+  showDetails(ref: { kind: ViewKind; namespace?: string; name: string }): void {
+    const message: ShowDetailsMessage = { type: 'showDetails', kind: ref.kind, name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) };
+    if (this.live) this.post(message);
+    else this.pendingDetails = message;
+  }
+
+  private async read(message: GetRevisionMessage | GetDetailsMessage): Promise<void> {
+    this.connection ??= this.host.connect((m) => this.post(m));
+    await (await this.connection).read(message);
+  }
+
+  /** The cluster was replaced: the next sync connects to the new one's feed. */
+  private async reconnect(): Promise<void> {
+    const old = this.connection;
+    this.connection = undefined;
+    await old?.then((c) => c.dispose()).catch(() => undefined);
+    if (this.live) await this.sync();
   }
 
   private render(): void {
@@ -147,8 +155,8 @@ export class ControlPlanePanel {
 
   private dispose(): void {
     this.live = false;
-    this.batcher?.clear();
-    this.unsubscribe?.();
+    void this.connection?.then((c) => c.dispose()).catch(() => undefined);
+    this.connection = undefined;
     for (const d of this.disposables) d.dispose();
     for (const listener of this.disposeListeners) listener();
   }

@@ -11,9 +11,15 @@ import type { Client } from '../../engine/client';
 import type { GetRevisionMessage, ObjectAtRevision } from '../../protocol/panel';
 
 export async function objectAtRevision(client: Client, ask: GetRevisionMessage, revision: number): Promise<ObjectAtRevision> {
-  if (revision < 1) return { state: 'absent', revision };
+  return (await readAtRevision(client, ask, revision)).answer;
+}
+
+/** The object at `revision` as the answer to the webview, and the object itself when found. */
+export async function readAtRevision(client: Client, ask: Pick<GetRevisionMessage, 'group' | 'resource' | 'namespace' | 'name'>, revision: number): Promise<{ answer: ObjectAtRevision; object?: JsonObject }> {
+  const answer = (a: ObjectAtRevision, object?: JsonObject) => ({ answer: a, ...(object ? { object } : {}) });
+  if (revision < 1) return answer({ state: 'absent', revision });
   const info = client.server.registry.byGroupResource(ask.group, ask.resource);
-  if (!info) return { state: 'error', revision, code: 404, message: `the server doesn't have a resource type "${ask.resource}"` };
+  if (!info) return answer({ state: 'error', revision, code: 404, message: `the server doesn't have a resource type "${ask.resource}"` });
   const response = await client.request({
     verb: 'list',
     group: info.group,
@@ -22,12 +28,12 @@ export async function objectAtRevision(client: Client, ask: GetRevisionMessage, 
     ...(ask.namespace ? { namespace: ask.namespace } : {}),
     options: { fieldSelector: `metadata.name=${escapeValue(ask.name)}`, resourceVersion: String(revision), resourceVersionMatch: 'Exact' },
   });
-  if (response.code === 410) return { state: 'compacted', revision, message: statusMessage(response.body) };
-  if (response.code >= 400) return { state: 'error', revision, code: response.code, message: statusMessage(response.body) };
+  if (response.code === 410) return answer({ state: 'compacted', revision, message: statusMessage(response.body) });
+  if (response.code >= 400) return answer({ state: 'error', revision, code: response.code, message: statusMessage(response.body) });
   const items = response.body.items;
   const object = Array.isArray(items) ? items[0] : undefined;
-  if (!isObject(object)) return { state: 'absent', revision };
-  return { state: 'found', revision, yaml: objectYaml(object) };
+  if (!isObject(object)) return answer({ state: 'absent', revision });
+  return answer({ state: 'found', revision, yaml: objectYaml(object) }, object);
 }
 
 /** The object as YAML without managedFields (bookkeeping that changes on every write). */

@@ -6,6 +6,7 @@
 import type { KubeObject } from '../../engine/api/types';
 import type { Cell } from '../../engine/printers/table';
 import type { ViewKind, ViewObject } from '../view-types';
+import { table } from '../../engine/api/own';
 
 /** Theme colours: green for healthy, yellow for on the way, red for broken. */
 export const COLOR = {
@@ -34,6 +35,7 @@ const GROUPS: Record<ViewKind, { label: string; icon: string; expanded: boolean 
   namespaces: { label: 'Namespaces', icon: 'symbol-namespace', expanded: false },
   deployments: { label: 'Deployments', icon: 'rocket', expanded: true },
   replicasets: { label: 'ReplicaSets', icon: 'layers', expanded: false },
+  horizontalpodautoscalers: { label: 'HorizontalPodAutoscalers', icon: 'arrow-both', expanded: true },
   pods: { label: 'Pods', icon: 'symbol-event', expanded: true },
   services: { label: 'Services', icon: 'plug', expanded: false },
   endpointslices: { label: 'EndpointSlices', icon: 'references', expanded: false },
@@ -76,7 +78,20 @@ function complete(cell: Cell | undefined): boolean {
 }
 
 const GI = 1024 ** 3;
-const SUFFIX: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: GI, Ti: 1024 ** 4 };
+const SUFFIX = table<number>({ '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 1024, Mi: 1024 ** 2, Gi: GI, Ti: 1024 ** 4 });
+
+/** Millicores as kubectl writes requests: "300m", or whole cores ("2"). */
+export function milliCores(m: number): string {
+  return m % 1000 === 0 ? String(m / 1000) : `${m}m`;
+}
+
+/** Bytes in Mi below a Gi ("384Mi"), else in Gi with one decimal ("1.5Gi"); "0" for none. */
+export function memoryBytes(n: number): string {
+  if (n === 0) return '0';
+  if (n < GI) return `${Math.round(n / 1024 ** 2)}Mi`;
+  const gi = n / GI;
+  return `${Number.isInteger(gi) ? gi : gi.toFixed(1)}Gi`;
+}
 
 /** A memory quantity in Gi with one decimal ("16279340Ki" -> "15.5Gi"); as given when unreadable. */
 export function memoryGi(quantity: string): string {
@@ -104,6 +119,10 @@ function rowTooltip(title: string, row: Readonly<Record<string, Cell>>): string 
 export interface ObjectItemContext {
   /** Pods not yet finished on the node (nodes only). */
   podCount?: number;
+  /** What those pods request (nodes only): cpu in millicores, memory in bytes. */
+  requested?: { readonly milliCPU: number; readonly memory: number };
+  /** The item is a pod listed under its node: the node's name is not repeated. */
+  underNode?: boolean;
   /** The node's kubelet is stopped (nodes only). */
   stopped?: boolean;
   /** Whether the item has children (nodes with pods, services with slices). */
@@ -121,10 +140,16 @@ export function objectItem(v: ViewObject, ctx: ObjectItemContext = {}): ItemSpec
       const a = allocatable(object);
       const status = ctx.stopped ? `${text(row.status)} (kubelet stopped)` : text(row.status);
       const cordoned = (object.spec as { unschedulable?: unknown } | undefined)?.unschedulable === true;
+      const req = ctx.requested ?? { milliCPU: 0, memory: 0 };
+      // Requested of allocatable, as the scheduler counts them (kubectl describe node's "Allocated resources").
+      const cpu = `cpu ${milliCores(req.milliCPU)}/${a.cpu ?? '?'}`;
+      const memory = `memory ${memoryBytes(req.memory)}/${memoryGi(a.memory ?? '?')}`;
+      const pods = `pods ${ctx.podCount ?? 0}/${a.pods ?? '?'}`;
       return {
         ...leaf,
         label: name,
-        description: `${status} · ${ctx.podCount ?? 0}/${a.pods ?? '?'} pods · ${a.cpu ?? '?'} CPU · ${memoryGi(a.memory ?? '?')}`,
+        description: `${status} · ${cpu} · ${memory} · ${pods}`,
+        tooltip: `${tooltip}\nRequested / allocatable: ${cpu}, ${memory}, ${pods}`,
         icon: nodeIcon(row, ctx.stopped === true),
         contextValue: `node${cordoned ? ':cordoned' : ''}${ctx.stopped ? ':stopped' : ''}`,
         collapsible: ctx.hasChildren ? 'collapsed' : 'none',
@@ -148,12 +173,31 @@ export function objectItem(v: ViewObject, ctx: ObjectItemContext = {}): ItemSpec
         icon: { id: 'layers', color: row.desired === 0 ? COLOR.muted : complete(ready) ? COLOR.ok : COLOR.progressing },
       };
     }
+    case 'horizontalpodautoscalers': {
+      // kubectl get hpa's cells, and the status the controller wrote: its conditions say why.
+      const status = object.status as { desiredReplicas?: number; conditions?: { type: string; status: string; reason?: string; message?: string }[] } | undefined;
+      const conditions = status?.conditions ?? [];
+      const active = conditions.find((c) => c.type === 'ScalingActive');
+      const limited = conditions.find((c) => c.type === 'ScalingLimited' && c.status === 'True');
+      const replicas = `${text(row.replicas)} replicas (${text(row.minpods)}-${text(row.maxpods)})`;
+      const desired = status?.desiredReplicas !== undefined && String(status.desiredReplicas) !== text(row.replicas) ? ` → ${status.desiredReplicas}` : '';
+      const parts = [text(row.targets), `${replicas}${desired}`];
+      if (limited?.reason) parts.push(limited.reason);
+      const failing = active?.status === 'False' && active.reason !== 'ScalingDisabled';
+      return {
+        ...leaf,
+        label: name,
+        description: namespaced(v, parts.join(' · ')),
+        tooltip: [tooltip, ...conditions.map((c) => `${c.type} ${c.status} ${c.reason ?? ''}: ${c.message ?? ''}`)].join('\n'),
+        icon: { id: 'arrow-both', color: failing ? COLOR.error : active?.status === 'True' ? COLOR.ok : COLOR.progressing },
+      };
+    }
     case 'pods': {
       const node = text(row.node);
       const restarts = text(row.restarts);
       const parts = [text(row.ready), text(row.status)];
       if (restarts !== '0' && restarts !== '') parts.push(`${restarts} restarts`);
-      if (node && node !== '<none>') parts.push(node);
+      if (node && node !== '<none>' && !ctx.underNode) parts.push(node);
       return { ...leaf, label: name, description: namespaced(v, parts.join(' · ')), icon: podIcon(row) };
     }
     case 'services':
@@ -168,9 +212,12 @@ export function objectItem(v: ViewObject, ctx: ObjectItemContext = {}): ItemSpec
       return { ...leaf, label: name, description: `${text(row.addresstype)} · ${text(row.ports)} · ${text(row.endpoints)}`, icon: { id: 'references', color: text(row.endpoints) === '<unset>' ? COLOR.progressing : COLOR.ok } };
     case 'events': {
       const warning = text(row.type) === 'Warning';
+      // kubectl get events' order: how long ago first, then the reason, the object, the message.
+      const age = text(row['last seen']);
+      const label = `${text(row.reason)} ${text(row.object)}`;
       return {
         ...leaf,
-        label: `${text(row.reason)} ${text(row.object)}`,
+        label: age && age !== '<unknown>' ? `${age} ago · ${label}` : label,
         description: text(row.message),
         tooltip: `${text(row.type)} ${text(row.reason)} ${text(row.object)} (${text(row['last seen'])} ago)\n${text(row.message)}`,
         icon: warning ? { id: 'warning', color: COLOR.progressing } : { id: 'info', color: COLOR.muted },

@@ -72,6 +72,8 @@ export class ClusterTreeProvider implements vscode.TreeDataProvider<TreeElement>
     item.tooltip = spec.tooltip;
     item.contextValue = spec.contextValue;
     item.iconPath = new vscode.ThemeIcon(spec.icon.id, spec.icon.color ? new vscode.ThemeColor(spec.icon.color) : undefined);
+    // A click opens the object's details in the control plane (an Event: the object it is about).
+    if (element.type === 'object' && spec.contextValue !== 'gone') item.command = { command: 'kubesim.showObjectDetails', title: 'Show Details', arguments: [element] };
     return item;
   }
 
@@ -84,13 +86,14 @@ export class ClusterTreeProvider implements vscode.TreeDataProvider<TreeElement>
     if (element.kind === 'nodes') {
       const pods = view!.podsOnNode(element.key);
       const host = this.session.current;
-      return objectItem(v, { podCount: pods.filter((p) => !finished(p)).length, stopped: host ? !host.isNodeRunning(element.key) : false, hasChildren: pods.length > 0 });
+      return objectItem(v, { podCount: pods.filter((p) => !finished(p)).length, requested: view!.requested(element.key), stopped: host ? !host.isNodeRunning(element.key) : false, hasChildren: pods.length > 0 });
     }
     if (element.kind === 'services') {
       const [ns, name] = element.key.split('/') as [string, string];
       return objectItem(v, { hasChildren: view!.slicesOfService(ns, name).length > 0 });
     }
-    return objectItem(v);
+    // A pod under its node does not repeat the node's name.
+    return objectItem(v, { underNode: element.kind === 'pods' && element.parent?.startsWith('nodes:') === true });
   }
 
   /** Redraws everything (a node stopped or started: its kubelet's state is not an API event). */

@@ -10,6 +10,7 @@ import MESSAGES from './messages.json';
 import { fields, WireError, type Field, Reader } from './wire';
 import { goStruct, underlyingType } from '../../engine/apiserver/decode/go-types';
 import type { JsonObject, JsonValue } from '../../engine/api/types';
+import { own, setOwn } from '../../engine/api/own';
 
 type Mode = 0 | 1 | 2;
 type FieldDef = [number, string, string | [string, string], Mode];
@@ -114,13 +115,13 @@ function omitsZero(goType: string | undefined): boolean {
 const isZero = (v: JsonValue): boolean => v === '' || v === 0 || v === false;
 
 function value(f: Field, type: string): JsonValue {
-  if (typeof type === 'string' && messages[type] === undefined) return scalar(f, type);
+  if (typeof type === 'string' && own(messages, type) === undefined) return scalar(f, type);
   return message(f.bytes ?? new Uint8Array(), type);
 }
 
 /** Repeated scalar numbers may come packed in one length-delimited field. */
 function expand(f: Field, type: string): JsonValue[] {
-  if (f.wireType !== 2 || type === 'string' || type === 'bytes' || messages[type] !== undefined) return [value(f, type)];
+  if (f.wireType !== 2 || type === 'string' || type === 'bytes' || own(messages, type) !== undefined) return [value(f, type)];
   const r = new Reader(f.bytes!);
   const out: JsonValue[] = [];
   while (!r.done) out.push(scalar({ number: f.number, wireType: 0, value: r.varint() }, type));
@@ -128,7 +129,7 @@ function expand(f: Field, type: string): JsonValue[] {
 }
 
 export function message(buf: Uint8Array, type: string): JsonValue {
-  const defs = messages[type];
+  const defs = own(messages, type);
   if (!defs) throw new WireError(`no protobuf message ${type}`);
   const all = fields(buf);
   const firsts: Record<number, Field> = {};
@@ -147,15 +148,15 @@ export function message(buf: Uint8Array, type: string): JsonValue {
         const kv: Record<number, Field> = {};
         for (const e of fields(entry.bytes ?? new Uint8Array())) kv[e.number] = e;
         const k = kv[1] ? value(kv[1], ktype) : '';
-        map[String(k)] = kv[2] ? value(kv[2], vtype) : messages[vtype] ? message(new Uint8Array(), vtype) : scalar({ number: 2, wireType: 0, value: 0n }, vtype);
+        setOwn(map, String(k), kv[2] ? value(kv[2], vtype) : own(messages, vtype) ? message(new Uint8Array(), vtype) : scalar({ number: 2, wireType: 0, value: 0n }, vtype));
       }
-      out[name] = map;
+      setOwn(out, name, map);
     } else if (mode === 1) {
-      out[name] = present.flatMap((f) => expand(f, ftype as string));
+      setOwn(out, name, present.flatMap((f) => expand(f, ftype as string)));
     } else {
       const v = value(present[present.length - 1]!, ftype as string);
-      if (isZero(v) && omitsZero(go?.[name])) continue;
-      out[name] = v;
+      if (isZero(v) && omitsZero(own(go, name))) continue;
+      setOwn(out, name, v);
     }
   }
   return out;

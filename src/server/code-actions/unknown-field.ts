@@ -12,11 +12,14 @@ export const unknownField: QuickFix = (ctx) => {
   const e = typeof key === 'string' ? entry(parent, key) : undefined;
   if (!e || ctx.unit.text[parent!.start] === '{') return [];
   const text = ctx.unit.text;
-  const lineStart = text.lastIndexOf('\n', e.keySpan.start - 1) + 1;
+  const lineStart = Math.max(text.lastIndexOf('\n', e.keySpan.start - 1), text.lastIndexOf('\r', e.keySpan.start - 1)) + 1;
   if (text.slice(lineStart, e.keySpan.start).trim() !== '') return [];
   let end = e.value.end;
   while (end > e.keySpan.end && /\s/.test(text[end - 1]!)) end--;
-  const nl = text.indexOf('\n', end);
-  const lineEnd = nl < 0 ? text.length : nl + 1;
+  // The line ends at LF, CRLF or a lone CR.
+  const m = /\r\n|\r|\n/g;
+  m.lastIndex = end;
+  const brk = m.exec(text);
+  const lineEnd = brk ? brk.index + brk[0].length : text.length;
   return quickFix(ctx, `Remove unknown field ${key}`, [{ range: rangeOf(ctx.unit, lineStart, lineEnd), newText: '' }]);
 };

@@ -2,11 +2,13 @@
  * The language server's picture of the live cluster: an in-memory API server that starts as a
  * fresh cluster does (system namespaces, RBAC bootstrap policy, default service accounts) and is
  * kept current by the extension, which forwards the live cluster's watch events. Documents are
- * validated against it in dry-run, so an object that exists is checked as an update.
+ * sent to it as the Apply command sends them, in dry run, so an object that exists is checked as
+ * the apply it would get: its copy carries the live object's managedFields (sync.ts).
  */
-import { createValidationCluster } from '../../cli/validate';
+import { createValidationCluster } from '../../engine/validator/validator';
 import { ADMIN_USER } from '../../engine/apiserver/authn/user';
 import type { ApiServer } from '../../engine/apiserver/server';
+import { isObject } from '../../engine/api/types';
 import { Clock } from '../../engine/clock';
 import { createStore, type Store } from '../../engine/store';
 import type { MirrorEvent, MirrorStateResult, MirrorSyncParams } from '../../protocol/language-server';
@@ -15,6 +17,7 @@ import { forkServer } from './fork';
 import { objectRef, putObject, removeObject, type ObjectRef } from './sync';
 
 const MAX_REJECTIONS_KEPT = 50;
+const UID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 /** Events applied between yields to the event loop, so a large relist does not stall requests. */
 const EVENTS_PER_SLICE = 25;
 
@@ -30,17 +33,21 @@ export class MirrorCluster {
   private applied = 0;
   private readonly rejected: MirrorStateResult['rejected'] = [];
   private readonly changedAt = new Map<string, number>();
+  /** The live uid of each copy (by the copy's uid), and the copy's uid of each object (by ref key). */
+  private readonly liveUids = new Map<string, string>();
+  private readonly copyUids = new Map<string, string>();
   private queue: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly server: ApiServer,
     private readonly store: Store,
+    private readonly clock: Clock,
   ) {}
 
   static async create(): Promise<MirrorCluster> {
     const clock = new Clock();
     const store = createStore({ backend: 'memory', clock });
-    return new MirrorCluster(await createValidationCluster('kubesim-mirror', clock, store), store);
+    return new MirrorCluster(await createValidationCluster('kubesim-mirror', clock, store), store, clock);
   }
 
   /** The `sequence` at which the object with this identity last changed (0: never). */
@@ -74,18 +81,57 @@ export class MirrorCluster {
       if (i > 0 && i % EVENTS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
       await this.apply(events[i]!);
     }
+    await this.deliverWatches();
+  }
+
+  /**
+   * The mirror's clock never runs on its own: deliver the store's watch events now, so that the
+   * API server's watch caches (which admission policies are read from) hold what was applied.
+   */
+  private deliverWatches(): Promise<number> {
+    return this.clock.advance(0);
+  }
+
+  /**
+   * The text with the uids of the mirror's copies replaced by the live objects' uids: the API
+   * server gives each copy a uid of its own, and errors that print one (a Job's template labels,
+   * a uid precondition) are to read as the live cluster would write them.
+   */
+  liveText(text: string): string {
+    if (this.liveUids.size === 0) return text;
+    return text.replace(UID, (uid) => this.liveUids.get(uid) ?? uid);
   }
 
   private async apply(event: MirrorEvent): Promise<void> {
     const ref = objectRef(this.server, event.object);
     if (!ref) return;
-    const message = event.type === 'DELETED' ? await removeObject(this.server, ref) : await putObject(this.server, ref, event.object);
+    let message: string | undefined;
+    if (event.type === 'DELETED') {
+      message = await removeObject(this.server, ref);
+      this.forgetUid(refKey(ref));
+    } else {
+      const put = await putObject(this.server, ref, event.object);
+      message = put.refused;
+      const live = isObject(event.object.metadata) ? event.object.metadata.uid : undefined;
+      this.forgetUid(refKey(ref));
+      if (put.uid && typeof live === 'string' && live !== '') {
+        this.liveUids.set(put.uid, live);
+        this.copyUids.set(refKey(ref), put.uid);
+      }
+    }
     this.applied++;
     if (message) {
       this.rejected.push({ key: refKey(ref), message });
       if (this.rejected.length > MAX_REJECTIONS_KEPT) this.rejected.shift();
     }
     this.changed(ref);
+  }
+
+  private forgetUid(key: string): void {
+    const copy = this.copyUids.get(key);
+    if (copy === undefined) return;
+    this.liveUids.delete(copy);
+    this.copyUids.delete(key);
   }
 
   private changed(ref: ObjectRef): void {
@@ -104,6 +150,7 @@ export class MirrorCluster {
     for (const ref of await this.storedObjects()) {
       if (listed.has(refKey(ref))) continue;
       await removeObject(this.server, ref);
+      this.forgetUid(refKey(ref));
       this.changed(ref);
     }
     const rank = (e: MirrorEvent): number => {

@@ -1,17 +1,22 @@
 /**
  * Bringing one live object into the mirror through the mirror's API server, as the cluster
- * admin: create or update it (its status through the status subresource), or remove it
- * entirely. The mirror's own validation may refuse what the live cluster accepted (a pod whose
- * node was bound, an immutable field): then the mirror's copy is replaced.
+ * admin: create or update it (its status through the status subresource), then give it the
+ * live object's managedFields (an update that changes nothing else takes them as they are), or
+ * remove it entirely. Diagnostics send the Apply command's server-side apply to the mirror: who
+ * owns which field decides what an apply removes and where it conflicts, so the ownership must
+ * be the live cluster's, not the mirror's own writes. The mirror's own validation may refuse
+ * what the live cluster accepted (a pod whose node was bound, an immutable field): then the
+ * mirror's copy is replaced.
  */
-import { isObject, parseApiVersion, type JsonObject } from '../../engine/api/types';
+import { isObject, parseApiVersion, type JsonObject, type JsonValue } from '../../engine/api/types';
 import type { ResourceInfo } from '../../engine/api/registry';
 import { ADMIN_USER } from '../../engine/apiserver/authn/user';
 import type { ApiRequest, ApiResponse } from '../../engine/apiserver/request';
 import type { ApiServer } from '../../engine/apiserver/server';
+import { setOwn } from '../../engine/api/own';
 
 /** Metadata the mirror's API server assigns itself. */
-const SERVER_SET_METADATA = ['resourceVersion', 'uid', 'creationTimestamp', 'generation', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'];
+const SERVER_SET_METADATA = ['resourceVersion', 'uid', 'creationTimestamp', 'generation', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'] as const;
 
 export interface ObjectRef {
   info: ResourceInfo;
@@ -54,19 +59,64 @@ function withoutServerFields(obj: JsonObject): JsonObject {
   return { ...rest, metadata };
 }
 
-/** Creates or updates the mirror's copy; the error message when the mirror refused it. */
-export async function putObject(server: ApiServer, ref: ObjectRef, obj: JsonObject): Promise<string | undefined> {
+const uidOf = (o: JsonObject): string => (isObject(o.metadata) && typeof o.metadata.uid === 'string' ? o.metadata.uid : '');
+
+function relabelled(labels: JsonValue | undefined, from: string, to: string | undefined): JsonObject | undefined {
+  if (!isObject(labels)) return undefined;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(labels)) {
+    if (v !== from) setOwn(out, k, v);
+    else if (to !== undefined) setOwn(out, k, to);
+  }
+  return out;
+}
+
+/**
+ * The mirror's copy has a uid of its own (the API server assigns it). Labels that carry the
+ * object's own uid (a Job's generated selector and template labels, batch.kubernetes.io/
+ * controller-uid) name the mirror's uid instead: left out on create, so that the strategy
+ * generates them as it did in the live cluster, and replaced on update.
+ */
+function withOwnUid(body: JsonObject, liveUid: string, mirrorUid: string | undefined): JsonObject {
+  if (!liveUid || !isObject(body.spec)) return body;
+  const spec = { ...body.spec };
+  if (isObject(spec.selector) && isObject(spec.selector.matchLabels)) spec.selector = { ...spec.selector, matchLabels: relabelled(spec.selector.matchLabels, liveUid, mirrorUid)! };
+  if (isObject(spec.template) && isObject(spec.template.metadata) && isObject(spec.template.metadata.labels)) {
+    spec.template = { ...spec.template, metadata: { ...spec.template.metadata, labels: relabelled(spec.template.metadata.labels, liveUid, mirrorUid)! } };
+  }
+  return { ...body, spec };
+}
+
+export interface PutResult {
+  /** The message of the mirror's API server when it refused the object. */
+  refused?: string;
+  /** The uid of the mirror's copy. */
+  uid?: string;
+}
+
+/** Creates or updates the mirror's copy. */
+export async function putObject(server: ApiServer, ref: ObjectRef, obj: JsonObject): Promise<PutResult> {
+  const refused = await put(server, ref, obj);
+  if (refused) return { refused };
+  const stored = await server.handle(request(ref, { verb: 'get' }));
+  return stored.code === 200 ? { uid: uidOf(stored.body) } : {};
+}
+
+async function put(server: ApiServer, ref: ObjectRef, obj: JsonObject): Promise<string | undefined> {
   const body = withoutServerFields(obj);
+  const liveUid = uidOf(obj);
   const current = await server.handle(request(ref, { verb: 'get' }));
+  const create = () => server.handle(request(ref, { verb: 'create', body: { object: withOwnUid(body, liveUid, undefined) } }));
   let res: ApiResponse;
   if (current.code === 404) {
-    res = await server.handle(request(ref, { verb: 'create', body: { object: body } }));
+    res = await create();
   } else {
-    const meta = { ...(body.metadata as JsonObject), resourceVersion: resourceVersionOf(current.body) };
-    res = await server.handle(request(ref, { verb: 'update', body: { object: { ...body, metadata: meta } } }));
+    const updated = withOwnUid(body, liveUid, uidOf(current.body));
+    const meta = { ...(updated.metadata as JsonObject), resourceVersion: resourceVersionOf(current.body) };
+    res = await server.handle(request(ref, { verb: 'update', body: { object: { ...updated, metadata: meta } } }));
     if (res.code === 422 || res.code === 409) {
       await removeObject(server, ref);
-      res = await server.handle(request(ref, { verb: 'create', body: { object: body } }));
+      res = await create();
     }
   }
   const refused = failure(res);
@@ -76,11 +126,28 @@ export async function putObject(server: ApiServer, ref: ObjectRef, obj: JsonObje
     // new content, as it does there); its status follows from that.
     return failure(await server.handle(request(ref, { verb: 'delete' })));
   }
+  let stored = res.body;
   if (isObject(obj.status) && ref.info.subresources.some((s) => s.name === 'status')) {
     const status = await server.handle(request(ref, { verb: 'update', subresource: 'status', body: { object: { ...res.body, status: obj.status } } }));
-    return failure(status);
+    const statusRefused = failure(status);
+    if (statusRefused) return statusRefused;
+    stored = status.body;
   }
-  return undefined;
+  return ownership(server, ref, stored, obj);
+}
+
+const managedFieldsOf = (o: JsonObject): unknown[] => (isObject(o.metadata) && Array.isArray(o.metadata.managedFields) ? o.metadata.managedFields : []);
+
+/**
+ * The live object's managedFields on the mirror's copy: an update whose only change is the
+ * list replaces it as given (FieldManager.Update), and `[{}]` (isResetManagedFields) clears the
+ * mirror's own entries when the live object is untracked.
+ */
+async function ownership(server: ApiServer, ref: ObjectRef, stored: JsonObject, live: JsonObject): Promise<string | undefined> {
+  const wanted = managedFieldsOf(live);
+  if (JSON.stringify(managedFieldsOf(stored)) === JSON.stringify(wanted)) return undefined;
+  const meta = { ...(stored.metadata as JsonObject), managedFields: (wanted.length > 0 ? wanted : [{}]) as JsonObject[] };
+  return failure(await server.handle(request(ref, { verb: 'update', body: { object: { ...stored, metadata: meta } } })));
 }
 
 /**

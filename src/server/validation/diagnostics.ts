@@ -6,8 +6,10 @@
  */
 import { Diagnostic, DiagnosticSeverity, type Range } from 'vscode-languageserver';
 import { positionOf, type ManifestDocument, type SourceRange } from '../../engine/apiserver/decode';
-import type { DocumentReport } from '../../cli/validate';
+import type { LineIndex } from '../../engine/apiserver/decode/line-index';
+import type { DocumentReport } from '../../engine/validator/validator';
 import { entry, rangeStartingAt } from '../yaml-tree';
+import { celErrorLocation, celRange } from './cel-position';
 
 export const SOURCE = 'kubesim';
 
@@ -53,16 +55,12 @@ function diagnostic(range: SourceRange, severity: DiagnosticSeverity, message: s
 const STRICT_WARNING = /(?:unknown|duplicate) field "([^"]*)"/;
 
 /** A block value's range ends after its last line break: end it at its last character instead. */
-function trimEnd(text: string, r: SourceRange): SourceRange {
+function trimEnd(text: string, lines: LineIndex, r: SourceRange): SourceRange {
   if (r.endColumn !== 1 || r.endLine <= r.line) return r;
-  let offset = 0;
-  for (let line = 1; line < r.endLine; line++) offset = text.indexOf('\n', offset) + 1;
-  let end = offset;
+  let end = lines.offset(r.endLine, 1);
   while (end > 0 && /\s/.test(text[end - 1]!)) end--;
-  const lineStart = text.lastIndexOf('\n', end - 1) + 1;
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < lineStart; i = text.indexOf('\n', i + 1)) line++;
-  return { ...r, endLine: line, endColumn: end - lineStart + 1 };
+  const p = lines.position(end);
+  return { ...r, endLine: p.line, endColumn: p.column };
 }
 
 /** Diagnostics for one document; `text` is what it was parsed from. */
@@ -70,16 +68,36 @@ export function reportDiagnostics(doc: ManifestDocument, text: string, report: D
   const out: Diagnostic[] = [];
   report.errors.forEach((e, i) => {
     const parseError = doc.errors[i];
-    const range = parseError ? parseError.range : trimEnd(text, rangeFor(doc, e.field, e.line, e.column, e.detail));
+    const range = parseError ? parseError.range : (celErrorRange(doc, text, e.field, e.detail) ?? trimEnd(text, doc.lines, rangeFor(doc, e.field, e.line, e.column, e.detail)));
     out.push(diagnostic(range, DiagnosticSeverity.Error, e.message, e.type || undefined, e.field));
   });
   for (const w of report.warnings) {
     const m = STRICT_WARNING.exec(w.message);
     const field = m ? m[1]! : '';
     const code = w.message.startsWith('unknown field') ? 'Unknown field' : w.message.startsWith('duplicate field') ? 'Duplicate field' : undefined;
-    out.push(diagnostic(trimEnd(text, rangeFor(doc, field, w.line, w.column, w.message)), DiagnosticSeverity.Warning, w.message, code, field));
+    out.push(diagnostic(trimEnd(text, doc.lines, rangeFor(doc, field, w.line, w.column, w.message)), DiagnosticSeverity.Warning, w.message, code, field));
   }
   return out;
+}
+
+/** Expressions the API server trims before compiling them (their columns count from the trimmed text). */
+const TRIMMED = /(matchConditions\[\d+\]\.expression|valueExpression)$/;
+
+/** A CEL compile error under the character cel-go points at, inside the expression's YAML scalar. */
+function celErrorRange(doc: ManifestDocument, text: string, field: string, detail: string): SourceRange | undefined {
+  const loc = celErrorLocation(detail);
+  if (!loc || !field) return undefined;
+  // the API server reports a CRD whose versions share one schema under spec.validation
+  const candidates = [field];
+  if (field.startsWith('spec.validation.openAPIV3Schema')) {
+    const versions = (doc.object?.['spec'] as { versions?: unknown[] } | undefined)?.versions ?? [];
+    versions.forEach((_, i) => candidates.push(field.replace('spec.validation.', `spec.versions[${i}].schema.`)));
+  }
+  for (const f of candidates) {
+    const p = positionOf(doc, f);
+    if (p?.exact) return celRange(text, p.value, loc, TRIMMED.test(field));
+  }
+  return undefined;
 }
 
 export function shift(d: Diagnostic, lines: number): Diagnostic {

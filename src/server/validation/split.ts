@@ -2,7 +2,7 @@
  * Cutting a YAML file into its documents by their `---` lines, so that each document is parsed,
  * validated and cached on its own: an edit re-parses one document, not the file. Files with
  * constructs a plain line split could misread (directives, `...` end markers, content on a `---`
- * line) stay one piece, which the manifest parser splits itself.
+ * line, carriage returns without line feeds) stay one piece, which the manifest parser splits itself.
  */
 
 export interface Chunk {
@@ -15,7 +15,8 @@ const SEPARATOR = /^---[ \t]*(#.*)?$/;
 const UNSPLITTABLE = /^(%|\.\.\.(\s|$)|---[ \t]*[^ \t#\r\n])/m;
 
 export function splitDocuments(text: string): Chunk[] {
-  if (UNSPLITTABLE.test(text)) return [{ text, line: 0 }];
+  // A carriage return alone ends a line for the editor but not for kubectl's reader: one piece.
+  if (UNSPLITTABLE.test(text) || /\r(?!\n)/.test(text)) return [{ text, line: 0 }];
   const chunks: Chunk[] = [];
   let start = 0;
   let startLine = 0;

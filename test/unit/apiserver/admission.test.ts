@@ -54,6 +54,21 @@ describe('apiserver admission', () => {
     assert.deepEqual(res.body.status, { phase: 'Pending', qosClass: 'BestEffort' });
   });
 
+  it('DefaultTolerationSeconds runs on updates too: tolerations left out of an update come back', async () => {
+    await h.create(serviceAccount('default'), 'default');
+    const created = await h.req({ ...pods, verb: 'create', body: { object: { ...pod('p'), spec: { ...spec(pod('p')), tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'batch', effect: 'NoSchedule' }] } } } });
+    assert.equal(created.code, 201);
+    // A server-side apply of the manifest replaces the atomic list with the manifest's own.
+    const body = { ...created.body, spec: { ...spec(created.body), tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'batch', effect: 'NoSchedule' }] } };
+    const res = await h.req({ ...pods, verb: 'update', name: 'p', body: { object: body } });
+    assert.equal(res.code, 200, String(res.body.message));
+    assert.deepEqual(spec(res.body).tolerations, spec(created.body).tolerations);
+    const changed = { ...created.body, spec: { ...spec(created.body), tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'web', effect: 'NoSchedule' }] } };
+    const refused = await h.req({ ...pods, verb: 'update', name: 'p', body: { object: changed } });
+    assert.equal(refused.code, 422);
+    assert.equal(refused.body.message, 'Pod "p" is invalid: spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds');
+  });
+
   it('automountServiceAccountToken: false leaves the pod without the token volume', async () => {
     await h.create({ ...serviceAccount('default'), automountServiceAccountToken: false }, 'default');
     const res = await h.req({ ...pods, verb: 'create', body: { object: pod('p') } });

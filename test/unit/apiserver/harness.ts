@@ -43,6 +43,8 @@ export async function harness(options: Partial<ApiServerOptions> = {}): Promise<
   const clock = new Clock();
   const store = createStore({ backend: 'memory', clock });
   const server = await createApiServer({ store, clock, random: new Random('test'), authorizer: alwaysAllow, ...options });
+  // The server's post-start work (the APIServices it registers) is done before it serves, as kube-apiserver's readiness waits for it.
+  await clock.settle({ maxDuration: 0 });
   const req: Harness['req'] = (r) =>
     server.handle({ group: '', version: 'v1', ...(r.user || r.token !== undefined ? {} : { user: ADMIN_USER }), ...r });
   const create: Harness['create'] = async (obj, namespace) => {

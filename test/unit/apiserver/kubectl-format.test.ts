@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { invalid, Path, required } from '../../../src/engine/api/field';
-import { formatKubectlError, formatKubectlErrors, withSource } from '../../../src/engine/api/kubectl-format';
+import { formatKubectlError, formatKubectlErrors, withSource } from '../../../src/engine/kubectl/format';
 import { forbiddenError, invalidError, notFoundError, unauthorizedError, StatusError } from '../../../src/engine/api/status';
 
 const deployments = { group: 'apps', name: 'deployments' };

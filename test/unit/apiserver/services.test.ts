@@ -65,4 +65,16 @@ describe('apiserver services', () => {
     assert.equal(spec(put.body).clusterIP, spec(a.body).clusterIP);
     assert.deepEqual(spec(put.body).ports, spec(a.body).ports);
   });
+
+  it('an update that changes clusterIP alone changes clusterIPs with it, and is refused as a change of the allocated address', async () => {
+    const a = await h.req({ ...services, verb: 'create', body: { object: svc('a', { clusterIP: '10.96.0.20' }) } });
+    assert.deepEqual(spec(a.body).clusterIPs, ['10.96.0.20']);
+    const moved = { ...a.body, spec: { ...spec(a.body), clusterIP: '10.96.0.21' } };
+    const res = await h.req({ ...services, verb: 'update', name: 'a', body: { object: moved } });
+    assert.equal(res.code, 422);
+    assert.equal(res.body.message, 'Service "a" is invalid: spec.clusterIPs[0]: Invalid value: ["10.96.0.21"]: may not change once set');
+    const both = { ...a.body, spec: { ...spec(a.body), clusterIP: '10.96.0.21', clusterIPs: ['10.96.0.22'] } };
+    const mismatch = await h.req({ ...services, verb: 'update', name: 'a', body: { object: both } });
+    assert.match(String(mismatch.body.message), /first value must match `clusterIP`/, 'a client that sends both fields gets them checked as sent');
+  });
 });

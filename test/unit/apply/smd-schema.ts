@@ -4,6 +4,7 @@
  */
 import { parse } from 'yaml';
 import type { SchemaNode } from '../../../src/engine/api/openapi/types';
+import { dict } from '../../../src/engine/api/own';
 
 interface SmdField {
   name: string;
@@ -39,7 +40,7 @@ export function smdSchema(yamlText: string, root: string): SchemaNode {
       return { type: 'array', items: ref(a.list.elementType), listType, ...(a.list.keys?.length ? { listMapKeys: a.list.keys } : {}) };
     }
     const m = a.map ?? {};
-    const properties: Record<string, SchemaNode> = {};
+    const properties = dict<SchemaNode>();
     for (const f of m.fields ?? []) properties[f.name] = f.default === undefined ? ref(f.type) : { ...ref(f.type), default: f.default as never };
     return {
       type: 'object',

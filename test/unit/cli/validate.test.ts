@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runValidate, type DocumentReport } from '../../../src/cli/validate';
+import { runValidate } from '../../../src/cli/validate';
+import type { DocumentReport } from '../../../src/engine/validator/validator';
 
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -134,6 +135,24 @@ describe('kubesim validate', function () {
     assert.match(missing.stdout, /Error from server \(NotFound\): error when creating ".*missing-ns\.yaml": namespaces "team" not found\n/);
     const withNs = await run([file('with-ns.yaml', `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\n---\n${cm}`)]);
     assert.equal(withNs.code, 0, withNs.stdout);
+  });
+
+  it('a CRD earlier in the set is established and served: the custom resources after it are checked against its schema', async () => {
+    const crd = readFileSync('test/kubectl/manifests/crontab-crd.yaml', 'utf8');
+    const cr = (name: string, image: string) =>
+      `apiVersion: stable.example.com/v1\nkind: CronTab\nmetadata:\n  name: ${name}\nspec:\n  cronSpec: "* * * * */5"\n  image: ${image}\n`;
+    const folder = join(dir, 'crd-folder');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, '1-crd.yaml'), crd);
+    writeFileSync(join(folder, '2-ok.yaml'), cr('ok', 'my-awesome-cron-image'));
+    writeFileSync(join(folder, '3-bad.yaml'), cr('bad', '42'));
+    const r = await run(['-o', 'json', folder]);
+    const reports = JSON.parse(r.stdout) as DocumentReport[];
+    assert.deepEqual(reports.map((x) => [x.kind, x.name, x.valid]), [['CustomResourceDefinition', 'crontabs.stable.example.com', true], ['CronTab', 'ok', true], ['CronTab', 'bad', false]]);
+    assert.equal(reports[2]!.errors[0]!.message, 'spec.image: Invalid value: "integer": spec.image in body must be of type string: "integer"');
+    // Before its CRD, a custom resource has no kind to be checked as.
+    const before = await run(['-o', 'json', join(folder, '2-ok.yaml'), join(folder, '1-crd.yaml')]);
+    assert.deepEqual((JSON.parse(before.stdout) as DocumentReport[]).map((x) => x.valid), [false, true]);
   });
 
   it('a quota earlier in the set is in force for what follows', async () => {

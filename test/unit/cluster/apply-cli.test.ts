@@ -54,7 +54,8 @@ describe('kubesim apply', () => {
     const lines = stdout.split('\n');
     assert.deepEqual(lines.slice(0, 2), ['deployment.apps/web created', 'service/web created']);
     const has = (re: RegExp) => assert.ok(lines.some((l) => re.test(l)), `no line matches ${re}`);
-    has(/^ +\+0\.000s  rev \d+ +admin +patch deployments\.apps default\/web$/);
+    // The first write pays its way (the latency model: API server, replication, WAL fsyncs).
+    has(/^ +\+0\.003s  rev \d+ +admin +patch deployments\.apps default\/web$/);
     has(/deployment-controller +reconcile default\/web \(rev \d+\): 0 replica sets; create web-\w+ \(3\)/);
     has(/replicaset-controller +create pods default\/web-\w+-\w+$/);
     has(/kube-scheduler +schedule pod default\/web-\w+-\w+ -> kubesim-worker\d? \(3 of 4 nodes fit; top scores: /);
@@ -62,11 +63,11 @@ describe('kubesim apply', () => {
     has(/kubelet\/kubesim-worker\d? +image-pulled default\/web-\w+-\w+ nginx: nginx:1\.27 in \d+ms/);
     has(/deployment-controller +event Normal ScalingReplicaSet Deployment default\/web: Scaled up replica set web-\w+ from 0 to 3$/);
     has(/default-scheduler +event Normal Scheduled Pod default\/web-\w+-\w+: Successfully assigned default\/web-\w+-\w+ to kubesim-worker/);
-    has(/endpointslice-controller +update endpointslices\.discovery\.k8s\.io default\/web-\w+: .*endpoints: \[1 item\] → \[3 items\]/);
+    has(/endpointslice-controller +update endpointslices\.discovery\.k8s\.io default\/web-\w+: .*endpoints: \[\d items?\] → \[3 items\]/);
     has(/^NAME +READY +UP-TO-DATE +AVAILABLE +AGE$/);
-    has(/^deployment\.apps\/web +3\/3 +3 +3 +4s$/);
-    has(/^pod\/web-\w+-\w+ +1\/1 +Running +0 +4s +10\.244\.\d+\.2 +kubesim-worker\d? +<none> +<none>$/);
-    has(/^endpointslice\.discovery\.k8s\.io\/web-\w+ +IPv4 +80 +10\.244\.\d+\.2,10\.244\.\d+\.2,10\.244\.\d+\.2 +4s$/);
+    has(/^deployment\.apps\/web +3\/3 +3 +3 +5s$/);
+    has(/^pod\/web-\w+-\w+ +1\/1 +Running +0 +5s +10\.244\.\d+\.2 +kubesim-worker\d? +<none> +<none>$/);
+    has(/^endpointslice\.discovery\.k8s\.io\/web-\w+ +IPv4 +80 +10\.244\.\d+\.2,10\.244\.\d+\.2,10\.244\.\d+\.2 +5s$/);
     assert.ok(!lines.some((l) => / leases /.test(l)), 'lease renewals are left out');
   });
 

@@ -1,5 +1,5 @@
 /**
- * The slicing ClockHost (DESIGN invariant 8): the clock yields to the host's event loop once a
+ * The slicing ClockHost (docs/architecture.md, invariant 8): the clock yields to the host's event loop once a
  * slice has run its wall time, so a host stays responsive while a big simulation runs, and the
  * simulation's outcome does not depend on where the slices fall.
  */

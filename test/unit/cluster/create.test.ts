@@ -21,7 +21,7 @@ describe('createCluster', () => {
       assert.deepEqual(cluster.nodes(), ['kubesim-control-plane', 'kubesim-worker', 'kubesim-worker2', 'kubesim-worker3']);
       assert.deepEqual(
         cluster.components().map((c) => c.name),
-        ['event-trace', 'kube-controller-manager', 'kube-scheduler', 'kubelet/kubesim-control-plane', 'kubelet/kubesim-worker', 'kubelet/kubesim-worker2', 'kubelet/kubesim-worker3'],
+        ['event-trace', 'kube-controller-manager', 'kube-scheduler', 'kubelet/kubesim-control-plane', 'kubelet/kubesim-worker', 'kubelet/kubesim-worker2', 'kubelet/kubesim-worker3', 'metrics-server'],
       );
       const list = await nodes(cluster);
       const view = list.map((n) => ({

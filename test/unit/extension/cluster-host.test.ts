@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as HostModule from '../../../src/extension/cluster-host';
 import type { ClusterHost } from '../../../src/extension/cluster-host';
 import { SnapshotFile } from '../../../src/extension/persistence';
+import { parseClusterSnapshot } from '../../../src/extension/snapshot';
 import { ClusterSession } from '../../../src/extension/session';
 import { DEFAULT_SETTINGS, type KubeSimSettings } from '../../../src/extension/settings';
 import type { MirrorSyncParams } from '../../../src/protocol/language-server';
@@ -15,7 +16,9 @@ const WEB = readFileSync(join(__dirname, '../../../examples/web.yaml'), 'utf8');
 /** A wall clock that never ticks: the tests move virtual time themselves. */
 const still: WallClock = { now: () => 0, after: () => () => undefined };
 
-const settings: KubeSimSettings = { ...DEFAULT_SETTINGS, nodes: { ...DEFAULT_SETTINGS.nodes, count: 2 } };
+// The wall clock stands still (the tests move virtual time themselves), so requests must take
+// none: with the latency model they would wait for a Pacer that never plays.
+const settings: KubeSimSettings = { ...DEFAULT_SETTINGS, nodes: { ...DEFAULT_SETTINGS.nodes, count: 2 }, etcd: { ...DEFAULT_SETTINGS.etcd, latency: 'instant' } };
 
 function podsSummary(host: ClusterHost): string[] {
   return host.view.list('pods').map((p) => `${p.object.metadata.name?.replace(/-[a-z0-9]+-[a-z0-9]+$/, '')} ${String(p.row.ready)} ${String(p.row.status)}`);
@@ -81,7 +84,7 @@ describe('extension cluster host', function () {
   it('a saved session restores with every object, revision and pod; pods are not restarted', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kubesim-session-'));
     const file = new SnapshotFile(join(dir, 'cluster.json'));
-    const deps = { load: () => HostModule, settings: () => settings, file, mirror: () => undefined, report: (m: string) => assert.fail(m) };
+    const deps = { load: () => HostModule, settings: () => settings, file, mirror: () => undefined, report: (m: string) => assert.fail(m), warn: (m: string) => assert.fail(m) };
     try {
       const first = new ClusterSession(deps);
       const host = await first.get();
@@ -128,7 +131,7 @@ describe('extension cluster host', function () {
   it('a reload in the middle of a rolling update loses nothing: the rollout carries on to the end', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kubesim-rollout-'));
     const file = new SnapshotFile(join(dir, 'cluster.json'));
-    const deps = { load: () => HostModule, settings: () => settings, file, mirror: () => undefined, report: (m: string) => assert.fail(m) };
+    const deps = { load: () => HostModule, settings: () => settings, file, mirror: () => undefined, report: (m: string) => assert.fail(m), warn: (m: string) => assert.fail(m) };
     const images = (host: ClusterHost) =>
       host.view
         .objects('pods')
@@ -173,6 +176,73 @@ describe('extension cluster host', function () {
     }
   });
 
+  it('a reload keeps the story: the trace comes back with the cluster, ids going on from it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubesim-trace-'));
+    const file = new SnapshotFile(join(dir, 'cluster.json'));
+    const deps = { load: () => HostModule, settings: () => settings, file, mirror: () => undefined, report: (m: string) => assert.fail(m), warn: (m: string) => assert.fail(m) };
+    try {
+      const first = new ClusterSession(deps);
+      const host = await first.get();
+      host.pacer.pause();
+      const [applied] = await host.apply('web.yaml', WEB);
+      await host.cluster.advance(30_000);
+      const story = host.trace.records().map((r) => JSON.stringify(r));
+      const next = host.trace.next;
+      assert.ok(story.length > 500, `${story.length} records`);
+      await first.dispose();
+
+      const second = new ClusterSession(deps);
+      const again = await second.get();
+      try {
+        const restored = again.trace.records();
+        assert.deepEqual(restored.slice(0, story.length).map((r) => JSON.stringify(r)), story, 'every record as it was, ids and causes kept');
+        assert.ok(restored.slice(story.length).every((r) => r.id >= next), 'the new session\'s records come after');
+        const request = again.trace.get(applied!.trace!);
+        assert.equal(request?.type, 'api.request');
+        assert.match(JSON.stringify(request), /"verb":"patch"/);
+        // An imported snapshot starts a story of its own: the saved trace is written anew with it.
+        const imported = await second.restore(again.snapshot());
+        const own = imported.trace.records().map((r) => JSON.stringify(r));
+        await second.save();
+        const reread = await new SnapshotFile(join(dir, 'cluster.json')).load(settings.traceBufferSize);
+        assert.deepEqual(reread!.trace.records.slice(0, own.length).map((r) => JSON.stringify(r)), own);
+        assert.equal(reread!.trace.records[0]!.id, 1);
+      } finally {
+        await second.dispose();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a damaged save is moved aside, the user is warned where it went, and a new cluster starts without touching it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubesim-damaged-'));
+    const path = join(dir, 'cluster.json');
+    const warnings: string[] = [];
+    const deps = { load: () => HostModule, settings: () => settings, file: new SnapshotFile(path), mirror: () => undefined, report: (m: string) => assert.fail(m), warn: (m: string) => void warnings.push(m) };
+    try {
+      const damaged = '{"format":"kubesim/cluster-snapshot@1","seed":"kubesim","time":17356896';
+      writeFileSync(path, damaged);
+      const session = new ClusterSession(deps);
+      assert.equal(await session.hasSaved(), true, 'a damaged save counts as one: the session starts at once and tells');
+      const host = await session.get();
+      try {
+        assert.equal(warnings.length, 1);
+        const m = /^KubeSim: the saved cluster could not be read \(not a KubeSim cluster snapshot: .*\); it was moved to (.*cluster\.json\.damaged-[0-9TZ-]+)\. A new cluster starts\.$/.exec(warnings[0]!);
+        assert.ok(m, warnings[0]);
+        assert.equal(readFileSync(m[1]!, 'utf8'), damaged);
+        assert.deepEqual(host.nodeNames(), ['kubesim-control-plane', 'kubesim-worker', 'kubesim-worker2']);
+        await session.save();
+        assert.equal(parseClusterSnapshot(readFileSync(path, 'utf8')).seed, 'kubesim', 'the new cluster is saved in its place');
+        assert.equal(readFileSync(m[1]!, 'utf8'), damaged, 'the damaged one is left as it was');
+      } finally {
+        await session.dispose();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('node operations answer in kubectl words; drain waits for the evicted pods to go', async () => {
     const host = await startHost();
     try {
@@ -181,6 +251,8 @@ describe('extension cluster host', function () {
       await new Promise((r) => setImmediate(r));
       const onWorker = host.view.podsOnNode('kubesim-worker').map((p) => p.key);
       assert.ok(onWorker.length > 0);
+      // What the tree's node item shows: the requests of its pods, as the scheduler counts them (web.yaml: 100m, 128Mi each).
+      assert.deepEqual(host.view.requested('kubesim-worker'), { milliCPU: 100 * onWorker.length, memory: 128 * 1024 ** 2 * onWorker.length, pods: onWorker.length });
       assert.deepEqual(await host.cordon('kubesim-worker2'), { ok: true, lines: ['node/kubesim-worker2 cordoned'] });
       assert.deepEqual(await host.cordon('kubesim-worker2'), { ok: true, lines: ['node/kubesim-worker2 already cordoned'] });
       assert.deepEqual(await host.uncordon('kubesim-worker2'), { ok: true, lines: ['node/kubesim-worker2 uncordoned'] });

@@ -9,7 +9,9 @@ import type { WallClock } from '../../../src/engine/pacer';
 import type { ApiRequestRecord } from '../../../src/engine/trace/apiserver';
 
 const still: WallClock = { now: () => 0, after: () => () => undefined };
-const settings: KubeSimSettings = { ...DEFAULT_SETTINGS, nodes: { ...DEFAULT_SETTINGS.nodes, count: 1 } };
+// The wall clock stands still (the tests move virtual time themselves), so requests must take
+// none: with the latency model they would wait for a Pacer that never plays.
+const settings: KubeSimSettings = { ...DEFAULT_SETTINGS, nodes: { ...DEFAULT_SETTINGS.nodes, count: 1 }, etcd: { ...DEFAULT_SETTINGS.etcd, latency: 'instant' } };
 
 interface Kubeconfig {
   'current-context': string;

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ADMIN, describeIdentity, identitySpec, parseIdentity } from '../../../src/extension/identity';
 import { commandHeader, formatResults } from '../../../src/extension/messages';
-import { statusBarText, statusBarTooltip, type ClusterSummary } from '../../../src/extension/status-text';
+import { statusBarText, statusBarTooltip, stepText, type ClusterSummary } from '../../../src/extension/status-text';
 
 describe('what the user reads', () => {
   it('kubectl lines in the output, a short summary in the notification', () => {
@@ -46,6 +46,15 @@ describe('what the user reads', () => {
       statusBarTooltip(s),
       'KubeSim: simulated Kubernetes 1.35\netcd revision 412\nNodes: 4 (4 Ready)\nPods: 6 running, 1 pending, 0 failed\nClock: running at x0.25, virtual time 2025-01-01T00:05:12Z\nUser: jane\nClick to open the control plane.',
     );
+  });
+
+  it('what a step to the next change did', () => {
+    const time = Date.parse('2025-01-01T00:10:00Z');
+    const first = { revision: 190, actor: 'admin', text: 'create deployments.apps default/web' };
+    assert.equal(stepText({ stopped: 'change', elapsed: 0, time, changes: 1, first }), 'KubeSim: +0ms: rev 190 admin create deployments.apps default/web');
+    assert.equal(stepText({ stopped: 'change', elapsed: 40_000, time, changes: 3, first: { actor: 'node-lifecycle-controller', text: 'reconcile kubesim-worker' } }), 'KubeSim: +40s: node-lifecycle-controller reconcile kubesim-worker (and 2 more changes)');
+    assert.equal(stepText({ stopped: 'horizon', elapsed: 600_000, time, changes: 0 }), 'KubeSim: no change in the next 10m of virtual time (heartbeats only); now 2025-01-01T00:10:00Z');
+    assert.equal(stepText({ stopped: 'idle', elapsed: 0, time, changes: 0 }), 'KubeSim: nothing is pending');
   });
 });
 

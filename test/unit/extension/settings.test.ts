@@ -23,7 +23,12 @@ describe('kubesim.* settings', () => {
       fieldValidation: 'Warn',
       persistence: false,
       traceBufferSize: 5000,
+      metricsServer: false,
       'apiEndpoint.port': 6443,
+      'etcd.members': 5,
+      'etcd.latency': 'model',
+      'etcd.rttMs': 2,
+      'etcd.walFsyncMs': null,
     });
     assert.deepEqual(problems, []);
     assert.deepEqual(settings, {
@@ -34,7 +39,9 @@ describe('kubesim.* settings', () => {
       fieldValidation: 'Warn',
       persistence: false,
       traceBufferSize: 5000,
+      metricsServer: false,
       apiEndpoint: { port: 6443 },
+      etcd: { members: 5, latency: 'model', rttMs: 2 },
     });
   });
 
@@ -60,6 +67,7 @@ describe('kubesim.* settings', () => {
     const after: KubeSimSettings = { ...before, speed: 5, user: { username: 'jane', groups: [] }, nodes: { ...before.nodes, count: 5, cpu: '8' }, seed: 'x' };
     assert.deepEqual(settingsChange(before, after), { speed: true, user: true, fieldValidation: false, persistence: false, addNodes: 2, needReset: ['kubesim.nodes.cpu', 'kubesim.seed'] });
     assert.deepEqual(settingsChange(before, { ...before, nodes: { ...before.nodes, count: 1 } }).needReset, ['kubesim.nodes.count']);
+    assert.deepEqual(settingsChange(before, { ...before, metricsServer: false }).needReset, ['kubesim.metricsServer']);
     assert.deepEqual(settingsChange(before, before), { speed: false, user: false, fieldValidation: false, persistence: false, addNodes: 0, needReset: [] });
   });
 });

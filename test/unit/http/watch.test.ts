@@ -98,9 +98,9 @@ describe('http: watch', () => {
 
   it('answers a watch from a compacted resourceVersion with an ERROR event: 410 Expired', async () => {
     await s.send('POST', '/api/v1/namespaces/default/configmaps', { body: cm('c1'), headers: json });
-    await s.cluster.server.compact();
+    await s.cluster.api.compact();
     await s.send('POST', '/api/v1/namespaces/default/configmaps', { body: cm('c2'), headers: json });
-    const compactedTo = await s.cluster.server.compact();
+    const compactedTo = await s.cluster.api.compact();
     assert.ok(compactedTo && compactedTo > 2);
     const w = await watch(s, '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2');
     const [event] = await w.next(1);

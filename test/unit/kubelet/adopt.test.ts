@@ -4,7 +4,7 @@ import type { Pod } from '../../../src/engine/kubelet/api';
 import type { ContainerBehavior } from '../../../src/engine/kubelet/behavior';
 
 const behavior: ContainerBehavior = { startDelayMs: 0, probeDelayMs: 0, ignoreSigterm: false, shutdownDelayMs: 0 };
-const ms = (t?: string) => (t ? Date.parse(t) : undefined);
+const ms = (t?: string | null) => (t ? Date.parse(t) : undefined);
 const ID = 'a'.repeat(64);
 const OLD = 'b'.repeat(64);
 

@@ -57,7 +57,7 @@ describe('kubelet/behavior (kubesim.dev/behavior)', () => {
 
   it('reports malformed annotations and keeps the defaults', () => {
     const cases: [string, string][] = [
-      ['crsh-after=30s', 'unknown term "crsh-after" (known: after, crash-after, exit, fail-liveness, fail-liveness-after, fail-readiness, fail-readiness-after, ignore-sigterm, oom-after, probe-delay, shutdown-delay, start-delay)'],
+      ['crsh-after=30s', 'unknown term "crsh-after" (known: after, cpu, cpu-load, crash-after, exit, fail-liveness, fail-liveness-after, fail-readiness, fail-readiness-after, ignore-sigterm, memory, oom-after, probe-delay, shutdown-delay, start-delay)'],
       ['crash-after=30', 'crash-after: time: missing unit in duration "30"'],
       ['crash-after', 'crash-after needs a value (a duration such as 30s)'],
       ['exit', 'exit needs a value (an exit code)'],

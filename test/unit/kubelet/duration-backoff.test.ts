@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { formatGoDuration, parseGoDuration } from '../../../src/engine/kubelet/duration';
+import { formatGoDuration, parseGoDuration } from '../../../src/engine/api/duration';
 import { Backoff, INITIAL_BACKOFF_MS, MAX_BACKOFF_MS } from '../../../src/engine/kubelet/backoff';
 
 describe('kubelet/duration', () => {

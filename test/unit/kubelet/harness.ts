@@ -1,6 +1,7 @@
 /** A cluster (Node,RBAC authorization) with simulated kubelets, for the kubelet tests. */
 import { createCluster, type Cluster } from '../../../src/engine/cluster';
 import { Kubelet } from '../../../src/engine/kubelet/kubelet';
+import { SharedLoad } from '../../../src/engine/kubelet/shared-load';
 import type { NodeConfig } from '../../../src/engine/kubelet/config';
 import type { Pod } from '../../../src/engine/kubelet/api';
 import { CONFIGMAPS, EVENTS, NODES, PODS, SERVICEACCOUNTS } from '../../../src/engine/client/resources';
@@ -43,13 +44,16 @@ export function nodeConfig(name: string, index: number, extra: Partial<NodeConfi
 }
 
 export async function kubeletHarness(nodes: Partial<NodeConfig>[] = [{}]): Promise<KubeletHarness> {
-  const cluster = await createCluster({ seed: 'kubelet-test', bare: true });
+  // These tests pin the kubelet's own timings (backoffs, probe periods, grace periods) to the
+  // virtual second: etcd's requests take no virtual time here.
+  const cluster = await createCluster({ seed: 'kubelet-test', bare: true, etcd: { latency: 'instant' } });
   const start = cluster.clock.now();
   const kubelets: Kubelet[] = [];
+  const sharedLoad = new SharedLoad();
   for (const [i, extra] of nodes.entries()) {
-    const k = new Kubelet({ node: nodeConfig(`node-${i + 1}`, i, extra), server: cluster.server, clock: cluster.clock, random: cluster.random.fork(`node-${i + 1}`) });
+    const k = new Kubelet({ node: nodeConfig(`node-${i + 1}`, i, extra), server: cluster.server, clock: cluster.clock, random: cluster.random.fork(`node-${i + 1}`), sharedLoad });
     kubelets.push(k);
-    await cluster.add(k);
+    await cluster.drive(cluster.add(k));
   }
   const admin = cluster.client();
   // What the service account controller would have made: the namespace's default account.

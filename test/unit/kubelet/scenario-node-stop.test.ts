@@ -11,7 +11,7 @@ import { SharedInformerFactory } from '../../../src/engine/client/informer';
 import { CONTROLLER_MANAGER_USER, serviceAccountUser } from '../../../src/engine/apiserver/authn/user';
 import { NodeLifecycleController, NODE_CONTROLLER_ACCOUNT } from '../../../src/engine/controllers/nodelifecycle/controller';
 import { TaintEvictionController, TAINT_EVICTION_ACCOUNT } from '../../../src/engine/controllers/tainteviction/controller';
-import type { ControllerDeps } from '../../../src/engine/controllers/deps';
+import type { ControllerDeps } from '../../../src/engine/controllers/util/deps';
 import type { JsonObject } from '../../../src/engine/api/types';
 
 describe('kubelet scenario: a stopped node', () => {

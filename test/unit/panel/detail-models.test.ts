@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { diffLines, diffStat, foldUnchanged } from '../../../webview/model/diff';
-import { filterTable, rejections, scoreTable } from '../../../webview/model/scheduler';
+import { filterTable, scoreTable } from '../../../webview/model/scheduler';
 import { initialState, restoreState } from '../../../webview/model/state';
 import { attempt } from './records';
 
@@ -89,15 +89,17 @@ describe('panel scheduler tables: read off a scheduling attempt', () => {
       scores: undefined,
       scorePlugins: undefined,
     });
-    assert.deepEqual(rejections(failed), [
-      { node: 'node-1', plugin: 'NodeResourcesFit', reasons: ['Insufficient cpu'] },
-      { node: 'node-2', plugin: 'TaintToleration', reasons: ['node(s) had untolerated taint {dedicated: db}'] },
-    ]);
+    assert.deepEqual(
+      filterTable(failed)?.rows.map((r) => [r.node, r.feasible, r.cells.find((c) => c.verdict === 'rejected')?.reasons]),
+      [
+        ['node-1', false, ['Insufficient cpu']],
+        ['node-2', false, ['node(s) had untolerated taint {dedicated: db}']],
+      ],
+    );
     assert.equal(scoreTable(failed), undefined);
     const summary = attempt(4, { filters: undefined, scores: undefined });
     assert.equal(filterTable(summary), undefined);
     assert.equal(scoreTable(summary), undefined);
-    assert.deepEqual(rejections(summary), []);
   });
 });
 

@@ -62,7 +62,7 @@ describe('panel flow: the causal chain of an apply, from cause links only', () =
 
   it('bounds the drawing and says how much it left out', () => {
     const records = applyChain();
-    const flow = buildFlow(records[0]!, causeIndex(records), 5);
+    const flow = buildFlow(records[0]!, causeIndex(records), { maxSteps: 5 });
     assert.equal(flow.steps.length, 5);
     assert.equal(flow.omitted, 13);
   });

@@ -11,6 +11,7 @@ describe('panel rows: records as list rows', () => {
   it('formats virtual time and delays', () => {
     assert.equal(formatTime(T0 + 62_345), '00:01:02.345');
     assert.equal(formatDuration(5), '5ms');
+    assert.equal(formatDuration(0.09765625), '0.098ms');
     assert.equal(formatDuration(1500), '1.5s');
     assert.equal(formatDuration(150_000), '2m30s');
   });
@@ -54,8 +55,13 @@ describe('panel rows: records as list rows', () => {
     assert.equal(reconcileRow(reconcile(21, { trigger: 'requeue', outcome: 'requeue-after', requeueAfterMs: 1000 })).cells[5], 'requeue after 1s');
     const failed = reconcileRow(reconcile(22, { trigger: 'retry', outcome: 'error', error: 'the object has been modified', backoffMs: 10, retries: 2 }));
     assert.equal(failed.cells[5], 'error: the object has been modified (retry in 10ms (requeues: 2))');
-    assert.equal(failed.tone, 'failed');
-    assert.equal(reconcileRow(reconcile(23, { outcome: 'error', error: 'x', dropped: true, retries: 15 })).cells[5], 'error: x (dropped after max retries)');
+    assert.equal(failed.tone, 'conflict', 'a conflict is optimistic concurrency at work, retried: not painted as a failure');
+    const dropped = reconcileRow(reconcile(23, { outcome: 'error', error: 'x', dropped: true, retries: 15 }));
+    assert.equal(dropped.cells[5], 'error: x (dropped after max retries)');
+    assert.equal(dropped.tone, 'failed');
+    const conflict = requestRow(request(24, { verb: 'update', subresource: 'status', code: 409, reason: 'Conflict', message: 'Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again' }));
+    assert.deepEqual([conflict.tone, conflict.cells[7]!.endsWith('(the writer re-reads and retries)')], ['conflict', true]);
+    assert.equal(requestRow(request(25, { userAgent: 'kubesim-vscode/v1.35.0 (linux/amd64) kubernetes/unknown/control-plane-panel', verb: 'list' })).cells[2], 'control-plane panel (its own read)', 'the panel\u2019s time-travel reads are labelled as its own, never as the user\u2019s');
     assert.equal(reconcileRow(reconcile(20)).cells.length, RECONCILE_COLUMNS.length);
   });
 

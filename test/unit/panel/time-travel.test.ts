@@ -51,8 +51,8 @@ describe('panel time travel: an object at a past revision, through the API serve
   it('says "compacted" when compaction removed that history (410 Gone)', async () => {
     const [created, updated] = await history();
     const first = cluster.trace.next;
-    await cluster.server.compact();
-    const compactedTo = await cluster.server.compact();
+    await cluster.api.compact();
+    const compactedTo = await cluster.api.compact();
     const compactions = cluster.trace.since(first).filter((r) => r.type === 'store.compaction');
     assert.deepEqual(
       compactions.map((r) => r.type === 'store.compaction' && [r.component, r.revision]),

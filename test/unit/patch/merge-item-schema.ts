@@ -3,13 +3,14 @@
  * its struct tags (patchStrategy, patchMergeKey) become the OpenAPI extensions they generate.
  */
 import type { SchemaNode } from '../../../src/engine/api/openapi/types';
+import { dict } from '../../../src/engine/api/own';
 
 const str: SchemaNode = { type: 'string' };
 const int: SchemaNode = { type: 'integer', format: 'int32' };
 const stringMap: SchemaNode = { type: 'object', additionalProperties: str };
 
-export const mergeItem: SchemaNode = { definition: 'strategicpatch.MergeItem', type: 'object', properties: {} };
-const retainKeysMergeItem: SchemaNode = { definition: 'strategicpatch.RetainKeysMergeItem', type: 'object', properties: {} };
+export const mergeItem: SchemaNode = { definition: 'strategicpatch.MergeItem', type: 'object', properties: dict<SchemaNode>() };
+const retainKeysMergeItem: SchemaNode = { definition: 'strategicpatch.RetainKeysMergeItem', type: 'object', properties: dict<SchemaNode>() };
 const rawExtension: SchemaNode = { definition: 'io.k8s.apimachinery.pkg.runtime.RawExtension', type: 'object' };
 
 Object.assign(mergeItem.properties!, {

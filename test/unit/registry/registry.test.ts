@@ -96,7 +96,7 @@ describe('resource registry', () => {
     assert.equal(registry.category('all')[0]?.resource, 'pods');
     assert.deepEqual(
       registry.category('api-extensions').map((r) => r.resource).sort(),
-      ['customresourcedefinitions', 'mutatingwebhookconfigurations', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'validatingwebhookconfigurations'],
+      ['apiservices', 'customresourcedefinitions', 'mutatingwebhookconfigurations', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'validatingwebhookconfigurations'],
     );
   });
 
@@ -153,7 +153,8 @@ describe('resource registry', () => {
 
   it('orders resources for discovery: core first, then groups by priority, preferred version first', () => {
     const groups = [...new Set(registry.all().map((r) => r.group))];
-    assert.deepEqual(groups.slice(0, 4), ['', 'apps', 'events.k8s.io', 'authentication.k8s.io']);
+    // kube-aggregator's own group leads /apis (APIRegistrationGroupPriority 20001).
+    assert.deepEqual(groups.slice(0, 5), ['', 'apiregistration.k8s.io', 'apps', 'events.k8s.io', 'authentication.k8s.io']);
     assert.deepEqual(registry.groupVersions('autoscaling'), ['v2', 'v1']);
     assert.equal(registry.byGroupResource('autoscaling', 'horizontalpodautoscalers')?.version, 'v2');
     assert.deepEqual(registry.versionsOfKind('autoscaling', 'HorizontalPodAutoscaler'), ['v2', 'v1']);

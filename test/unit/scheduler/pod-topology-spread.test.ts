@@ -10,7 +10,7 @@ const constraint = (maxSkew: number, topologyKey: string, whenUnsatisfiable: str
   maxSkew,
   topologyKey,
   whenUnsatisfiable,
-  labelSelector,
+  ...(labelSelector !== null ? { labelSelector } : {}),
   ...(minDomains !== undefined ? { minDomains } : {}),
 });
 const incoming = (constraints: TopologySpreadConstraint[], labels: Record<string, string> = { foo: '' }): Pod => pod({ name: 'p', labels, spec: { topologySpreadConstraints: constraints } });

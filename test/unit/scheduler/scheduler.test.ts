@@ -183,7 +183,7 @@ describe('scheduler: preemption', () => {
     c.addNode(makeNode('b', { cpu: '1' }));
     c.addPod(makePod('guarded', { cpu: '1', labels: { app: 'db' }, nodeName: 'a' }));
     c.addPod(makePod('free', { cpu: '1', labels: { app: 'web' }, nodeName: 'b' }));
-    c.pdbs.push({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'db', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'db' } } }, status: { disruptionsAllowed: 0 } });
+    c.pdbs.push({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'db', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'db' } } }, status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 } });
     await c.clock.settle();
     c.addPod(makePod('high', { cpu: '1', priority: 10 }));
     await c.clock.settle();

@@ -21,7 +21,7 @@ describe('server: quick fixes', function () {
   /** The diagnostics of `text` and, for the first whose message matches, its fixes applied one by one. */
   async function fixes(text: string, match: RegExp): Promise<{ diagnostics: Diagnostic[]; results: Array<{ title: string; text: string }> }> {
     const file = new FileValidator('test.yaml', mirror);
-    const diagnostics = await file.validate(text, ADMIN_USER, () => true);
+    const diagnostics = await file.validate(text, { user: ADMIN_USER, fieldValidation: 'Strict' }, () => true);
     const diagnostic = diagnostics.find((d) => match.test(d.message));
     assert.ok(diagnostic, `no diagnostic matching ${match}: ${JSON.stringify(diagnostics.map((d) => d.message))}`);
     const unit = unitAt(file.units, diagnostic.range.start)!;
@@ -33,7 +33,7 @@ describe('server: quick fixes', function () {
 
   async function remaining(text: string): Promise<string[]> {
     const file = new FileValidator('test.yaml', mirror);
-    const messages = (await file.validate(text, ADMIN_USER, () => true)).map((d) => d.message);
+    const messages = (await file.validate(text, { user: ADMIN_USER, fieldValidation: 'Strict' }, () => true)).map((d) => d.message);
     file.dispose();
     return messages;
   }
@@ -91,7 +91,7 @@ describe('server: quick fixes', function () {
 
   it('an unknown field can be removed', async () => {
     const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  lables:\n    app: web\ndata:\n  a: b\n';
-    const { results } = await fixes(text, /unknown field/);
+    const { results } = await fixes(text, /\.metadata\.lables: field not declared in schema/);
     assert.deepEqual(results, [{ title: 'Remove unknown field lables', text: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: b\n' }]);
   });
 });

@@ -39,6 +39,21 @@ describe('server: the mirror of the live cluster', function () {
     assert.deepEqual(await mirror.state(), { applied: 4, rejected: [] });
   });
 
+  it("keeps the live object's managedFields as they are (who owns what decides an apply), and none for an untracked one", async () => {
+    const managedFields = [
+      { manager: 'kubesim', operation: 'Apply', apiVersion: 'v1', time: '2025-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:x': {} } } },
+      { manager: 'kubectl-edit', operation: 'Update', apiVersion: 'v1', time: '2025-01-01T00:01:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:y': {} } } },
+    ];
+    await mirror.sync({ events: [{ type: 'ADDED', object: configMap('a', { x: '1', y: '2' }, { managedFields }) }] });
+    assert.deepEqual(((await get('a'))?.metadata as JsonObject).managedFields, managedFields);
+    await mirror.sync({ events: [{ type: 'MODIFIED', object: configMap('a', { x: '1', y: '3' }, { managedFields }) }] });
+    assert.deepEqual((await get('a'))?.data, { x: '1', y: '3' });
+    assert.deepEqual(((await get('a'))?.metadata as JsonObject).managedFields, managedFields, "the mirror's own write leaves no entry");
+    await mirror.sync({ events: [{ type: 'ADDED', object: configMap('b', { x: '1' }) }] });
+    assert.equal(((await get('b'))?.metadata as JsonObject).managedFields, undefined);
+    assert.deepEqual((await mirror.state()).rejected, []);
+  });
+
   it('tracks what changed: per object, and a generation for objects admission reads', async () => {
     assert.equal(mirror.lastChange('/ConfigMap/default/a'), 0);
     await mirror.sync({ events: [{ type: 'ADDED', object: configMap('a', {}) }] });

@@ -39,14 +39,13 @@ describe('store B+tree', () => {
     assert.equal(any, false);
   });
 
-  it('inserts a million keys quickly', function () {
-    this.timeout(20_000);
+  it('holds a million keys, each found, and scans a prefix among them', function () {
+    // How fast the inserts are is a bench figure (npm run bench -- store: btree-insert), not a check here.
+    this.timeout(60_000);
     const tree = new BPlusTree<number>(compareUnits);
-    const started = process.hrtime.bigint();
     for (let i = 0; i < 1_000_000; i++) tree.set(`/registry/pods/ns-${i % 97}/pod-${i}`, i);
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
     assert.equal(tree.size, 1_000_000);
-    assert.ok(ms < 5000, `1M inserts took ${ms} ms`);
+    for (let i = 0; i < 1_000_000; i += 9973) assert.equal(tree.get(`/registry/pods/ns-${i % 97}/pod-${i}`), i);
     let n = 0;
     tree.scan('/registry/pods/ns-5/', (k) => k.startsWith('/registry/pods/ns-5/') && ++n > 0);
     assert.equal(n, Math.ceil((1_000_000 - 5) / 97));

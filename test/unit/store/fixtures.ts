@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { Clock } from '../../../src/engine/clock';
-import { createStore, type BackendName, type Store, type WatchListener, type WatchRequest, type WatchResponse } from '../../../src/engine/store';
+import { createStore, type BackendName, type SimulatedEtcdOptions, type Store, type WatchListener, type WatchRequest, type WatchResponse } from '../../../src/engine/store';
 import { PROGRESS_NOTIFY_INTERVAL_MS } from '../../../src/engine/store';
 import { startEtcd, type EtcdMember } from '../../support/etcd';
 
@@ -20,6 +20,13 @@ export interface Fixture {
   eventually(check: () => void): Promise<void>;
   /** Lets in-flight traffic arrive, so that a test can check that nothing more came. */
   quiesce(): Promise<void>;
+  /**
+   * Compacts at `revision` and returns once the compaction is applied to the database. etcd
+   * answers a Compact (as kube-apiserver sends it) before it removes the old revisions in the
+   * background; until then, a watch replaying history still sees the tombstones written at the
+   * compaction revision. The memory store compacts at once.
+   */
+  compactApplied(revision: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,10 +43,29 @@ export interface Backend {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function memoryBackend(): Backend {
+/**
+ * A store whose requests move the clock until they are answered: for a cluster with a latency
+ * model, where a write takes virtual time and nothing else advances it while a test awaits.
+ */
+const REQUESTS = new Set(['range', 'put', 'deleteRange', 'txn', 'compact', 'leaseGrant', 'leaseRevoke', 'leaseKeepAlive', 'leaseTimeToLive', 'status']);
+
+function driven(store: Store, clock: Clock): Store {
+  return new Proxy(store, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop) as unknown;
+      if (typeof value !== 'function') return value;
+      const fn = (value as (...a: unknown[]) => unknown).bind(target);
+      return REQUESTS.has(String(prop)) ? (...args: unknown[]) => clock.until(fn(...args) as Promise<unknown>) : fn;
+    },
+  });
+}
+
+/** The simulated etcd: one instant member by default; several, or with the latency model, when given. */
+export function memoryBackend(etcd?: SimulatedEtcdOptions): Backend {
   const open = async (): Promise<Fixture> => {
     const clock = new Clock(0);
-    const store = createStore({ backend: 'memory', clock });
+    const raw = createStore({ backend: 'memory', clock, etcd });
+    const store = etcd?.latency && etcd.latency !== 'instant' ? driven(raw, clock) : raw;
     return {
       store,
       clock,
@@ -50,6 +76,7 @@ export function memoryBackend(): Backend {
         check();
       },
       quiesce: async () => void (await clock.settle()),
+      compactApplied: async (revision) => void (await store.compact(revision)),
       close: () => store.close(),
     };
   };
@@ -89,6 +116,16 @@ export function etcdBackend(): Backend {
         await settle();
         await sleep(250);
         await settle();
+      },
+      // etcd's `physical` flag: the answer waits for the background compaction to finish.
+      compactApplied: async (revision) => {
+        const { Etcd3 } = await import('etcd3');
+        const client = new Etcd3({ hosts: [member.endpoint] });
+        try {
+          await client.kv.compact({ revision, physical: true });
+        } finally {
+          client.close();
+        }
       },
       close: () => store.close(),
     };

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { createCluster } from '../../../src/engine/cluster';
-import { summarizeChange } from '../../../src/engine/trace/diff';
+import { statusTransitions, summarizeChange } from '../../../src/engine/trace/diff';
 import type { RevisionRecord } from '../../../src/engine/trace/revision';
 import type { ApiRequestRecord } from '../../../src/engine/trace/apiserver';
 
@@ -14,6 +14,19 @@ describe('revision records', () => {
     assert.equal(summarizeChange({ a: 1, b: 2, c: 3, d: 4 }, { a: 2, b: 3, c: 4, d: 5 }), 'a: 1 → 2, b: 2 → 3, c: 3 → 4 (+1 more)');
     assert.equal(summarizeChange({ s: { c: [1] } }, { s: { c: [1, 2] } }), 's.c: [1 item] → [2 items]');
     assert.equal(summarizeChange({ metadata: { resourceVersion: '1' } }, { metadata: { resourceVersion: '2' } }), 'no change');
+  });
+
+  it('name the status conditions a write set or changed, and the phase when it changed', () => {
+    const cond = (type: string, status: string, extra: Record<string, string> = {}) => ({ type, status, ...extra });
+    const cases: [string, unknown, unknown, ReturnType<typeof statusTransitions>][] = [
+      ['no status at all', { spec: {} }, { spec: {} }, {}],
+      ['a new pod\'s first conditions', { status: {} }, { status: { phase: 'Pending', conditions: [cond('PodScheduled', 'True')] } }, { conditions: { PodScheduled: 'True' }, phase: 'Pending' }],
+      ['Ready flips, the phase stays', { status: { phase: 'Running', conditions: [cond('Ready', 'False'), cond('PodScheduled', 'True')] } }, { status: { phase: 'Running', conditions: [cond('PodScheduled', 'True'), cond('Ready', 'True')] } }, { conditions: { Ready: 'True' } }],
+      ['a heartbeat only re-stamps', { status: { conditions: [cond('Ready', 'True', { lastHeartbeatTime: 'a' })] } }, { status: { conditions: [cond('Ready', 'True', { lastHeartbeatTime: 'b' })] } }, {}],
+      ['a node goes Unknown', { status: { conditions: [cond('Ready', 'True')] } }, { status: { conditions: [cond('Ready', 'Unknown', { reason: 'NodeStatusUnknown' })] } }, { conditions: { Ready: 'Unknown' } }],
+      ['malformed conditions are skipped', { status: { conditions: 'x' } }, { status: { conditions: [null, 3, { type: 'Ready' }] } }, {}],
+    ];
+    for (const [name, before, after, want] of cases) assert.deepEqual(statusTransitions(before, after), want, name);
   });
 
   it('are emitted for every etcd revision, caused by the request that wrote it', async () => {

@@ -8,6 +8,7 @@
  * node; a bare `$ref` is the definition's node itself. Copies are made once every definition the
  * request reached is complete, so recursive definitions (JSONSchemaProps) come out whole.
  */
+import { dict, own } from '../own';
 import type { RawSchema } from './document-types';
 import type { SchemaNode, SchemaType } from './types';
 
@@ -29,7 +30,7 @@ type Pending = Array<[wrapper: SchemaNode, target: SchemaNode]>;
 export function compileDefinition(name: string, schemas: Record<string, RawSchema>): SchemaNode | undefined {
   const done = compiled.get(name);
   if (done) return done;
-  if (!schemas[name]) return undefined;
+  if (!own(schemas, name)) return undefined;
   const pending: Pending = [];
   const node = definitionNode(name, schemas, pending);
   for (const [wrapper, target] of pending) fillFromTarget(wrapper, target);
@@ -39,7 +40,7 @@ export function compileDefinition(name: string, schemas: Record<string, RawSchem
 function definitionNode(name: string, schemas: Record<string, RawSchema>, pending: Pending): SchemaNode {
   const existing = compiled.get(name);
   if (existing) return existing;
-  const raw = schemas[name];
+  const raw = own(schemas, name);
   const node: SchemaNode = { definition: name };
   compiled.set(name, node);
   if (!raw) return node;
@@ -71,7 +72,7 @@ function structure(raw: RawSchema, schemas: Record<string, RawSchema>, pending: 
   const node: SchemaNode = {};
   if (raw.type && SCHEMA_TYPES.has(raw.type)) node.type = raw.type as SchemaType;
   if (raw.properties) {
-    const properties: Record<string, SchemaNode> = {};
+    const properties = dict<SchemaNode>();
     for (const [key, value] of Object.entries(raw.properties)) properties[key] = schemaNode(value, schemas, pending);
     node.properties = properties;
   }
@@ -113,7 +114,6 @@ function annotations(raw: RawSchema): SchemaNode {
 
 function fillFromTarget(wrapper: SchemaNode, target: SchemaNode): void {
   const into = wrapper as Record<string, unknown>;
-  for (const [key, value] of Object.entries(target)) {
-    if (key !== 'gvk' && into[key] === undefined) into[key] = value;
-  }
+  // own-keys: the keys are SchemaNode's own field names.
+  for (const [key, value] of Object.entries(target)) if (key !== 'gvk' && into[key] === undefined) into[key] = value;
 }

@@ -6,6 +6,7 @@
  * Nodes form a graph: a definition referenced from several places is one node, and recursive
  * definitions (JSONSchemaProps) are cycles.
  */
+import type { Dict } from '../own';
 import type { JsonValue } from '../types';
 
 export type SchemaType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
@@ -17,7 +18,8 @@ export interface SchemaNode {
   /** int32, int64, double, byte, date-time, int-or-string, quantity (Quantity), ... */
   format?: string;
   description?: string;
-  properties?: Record<string, SchemaNode>;
+  /** A Dict: field names are looked up as they come in the data. */
+  properties?: Dict<SchemaNode>;
   /** Map values (type object without properties); true for free-form maps. */
   additionalProperties?: SchemaNode | true;
   items?: SchemaNode;

@@ -3,7 +3,9 @@
  * (pkg/registry/<group>/<resource>/storage/storage.go; apiextensions-apiserver for CRDs).
  * "all" is what `kubectl get all` expands to. Keys as in short-names.ts.
  */
-export const CATEGORIES: Readonly<Record<string, readonly string[]>> = {
+import { table } from '../own';
+
+export const CATEGORIES = table<readonly string[]>({
   pods: ['all'],
   replicationcontrollers: ['all'],
   services: ['all'],
@@ -19,4 +21,5 @@ export const CATEGORIES: Readonly<Record<string, readonly string[]>> = {
   'validatingadmissionpolicybindings.admissionregistration.k8s.io': ['api-extensions'],
   'validatingwebhookconfigurations.admissionregistration.k8s.io': ['api-extensions'],
   'customresourcedefinitions.apiextensions.k8s.io': ['api-extensions'],
-};
+  'apiservices.apiregistration.k8s.io': ['api-extensions'],
+});

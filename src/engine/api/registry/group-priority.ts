@@ -4,7 +4,11 @@
  * (DefaultGenericAPIServicePriorities and apiVersionPriorities in pkg/controlplane/apiserver),
  * highest first; within a group the version with the highest version priority is preferred.
  */
-const GROUP_PRIORITY: Readonly<Record<string, number>> = {
+import { table } from '../own';
+
+const GROUP_PRIORITY = table<number>({
+  // kube-aggregator lists its own group first (APIRegistrationGroupPriority).
+  'apiregistration.k8s.io': 20001,
   '': 18000,
   apps: 17800,
   'events.k8s.io': 17750,
@@ -21,23 +25,48 @@ const GROUP_PRIORITY: Readonly<Record<string, number>> = {
   'scheduling.k8s.io': 16600,
   'coordination.k8s.io': 16500,
   'discovery.k8s.io': 16200,
-};
+  // metrics-server's APIService (groupPriorityMinimum 100).
+  'metrics.k8s.io': 100,
+});
 
-const VERSION_PRIORITY: Readonly<Record<string, number>> = {
+/** The groupPriorityMinimum of the APIServices kube-apiserver makes for CRD groups. */
+const CRD_GROUP_PRIORITY = 1000;
+
+/** Version priorities other than 15, the one every other served built-in group-version has. */
+const VERSION_PRIORITY = table<number>({
+  '/v1': 1,
   'autoscaling/v1': 15,
   'autoscaling/v2': 30,
-};
+  'metrics.k8s.io/v1beta1': 100,
+});
 
-/** Negative when group a comes before group b in discovery; ties go by name. */
+/** A CRD's group-versions' APIService priorities (crdregistration: 1000, and 100 for every version). */
+export const CRD_API_SERVICE_PRIORITY = { group: CRD_GROUP_PRIORITY, version: 100 } as const;
+
+/**
+ * The priorities kube-apiserver gives the local APIService of a built-in group-version, or
+ * undefined for a group it has none for (it then registers no APIService).
+ */
+export function apiServicePriority(group: string, version: string): { group: number; version: number } | undefined {
+  const g = GROUP_PRIORITY[group];
+  if (g === undefined || group === 'apiregistration.k8s.io') return undefined;
+  return { group: g, version: VERSION_PRIORITY[`${group}/${version}`] ?? 15 };
+}
+
+/**
+ * Negative when group a comes before group b in discovery; ties go by name. The core group
+ * (/api) comes before every group of /apis.
+ */
 export function compareGroups(a: string, b: string): number {
-  const pa = GROUP_PRIORITY[a] ?? 0;
-  const pb = GROUP_PRIORITY[b] ?? 0;
+  if (a === '' || b === '') return a === b ? 0 : a === '' ? -1 : 1;
+  const pa = GROUP_PRIORITY[a] ?? CRD_GROUP_PRIORITY;
+  const pb = GROUP_PRIORITY[b] ?? CRD_GROUP_PRIORITY;
   if (pa !== pb) return pb - pa;
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 const KUBE_VERSION = /^v(\d+)(?:(alpha|beta)(\d+))?$/;
-const STABILITY: Readonly<Record<string, number>> = { '': 2, beta: 1, alpha: 0 };
+const STABILITY = table<number>({ '': 2, beta: 1, alpha: 0 });
 
 /**
  * version.CompareKubeAwareVersionStrings: GA before beta before alpha, higher numbers first;

@@ -674,6 +674,37 @@ export const OPENAPI_RESOURCES: readonly OpenApiResource[] = [
     ]
   },
   {
+    "group": "apiregistration.k8s.io",
+    "version": "v1",
+    "kind": "APIService",
+    "listKind": "APIServiceList",
+    "resource": "apiservices",
+    "namespaced": false,
+    "verbs": [
+      "create",
+      "delete",
+      "deletecollection",
+      "get",
+      "list",
+      "patch",
+      "update",
+      "watch"
+    ],
+    "subresources": [
+      {
+        "name": "status",
+        "group": "apiregistration.k8s.io",
+        "version": "v1",
+        "kind": "APIService",
+        "verbs": [
+          "get",
+          "patch",
+          "update"
+        ]
+      }
+    ]
+  },
+  {
     "group": "apps",
     "version": "v1",
     "kind": "ControllerRevision",

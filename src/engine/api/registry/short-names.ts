@@ -4,7 +4,9 @@
  * pkg/registry/customresourcedefinition), as discovery (api/discovery/*.json) lists them.
  * Keys are "<resource>.<group>", the core group without the dot.
  */
-export const SHORT_NAMES: Readonly<Record<string, readonly string[]>> = {
+import { table } from '../own';
+
+export const SHORT_NAMES = table<readonly string[]>({
   componentstatuses: ['cs'],
   configmaps: ['cm'],
   endpoints: ['ep'],
@@ -33,4 +35,4 @@ export const SHORT_NAMES: Readonly<Record<string, readonly string[]>> = {
   'priorityclasses.scheduling.k8s.io': ['pc'],
   'storageclasses.storage.k8s.io': ['sc'],
   'volumeattributesclasses.storage.k8s.io': ['vac'],
-};
+});

@@ -7,18 +7,21 @@
  * Cohabiting resources (events.k8s.io events with core events) share the prefix of the resource
  * stored.
  */
+import { table } from '../own';
 
 /** --etcd-prefix's default. */
 export const ETCD_PREFIX = '/registry';
 
-const SPECIAL_PREFIXES: Readonly<Record<string, string>> = {
+const SPECIAL_PREFIXES = table<string>({
   replicationcontrollers: 'controllers',
   endpoints: 'services/endpoints',
   nodes: 'minions',
   services: 'services/specs',
   'ingresses.networking.k8s.io': 'ingress',
   'customresourcedefinitions.apiextensions.k8s.io': 'apiextensions.k8s.io/customresourcedefinitions',
-};
+  // kube-aggregator's storage, like apiextensions', is "<group>/<resource>".
+  'apiservices.apiregistration.k8s.io': 'apiregistration.k8s.io/apiservices',
+});
 
 /**
  * Resources whose REST storage is not an etcd store: they are computed per request

@@ -33,8 +33,8 @@ export async function runValidating(
   for (const p of plugins) {
     if (!p.validate || !p.handles(a)) continue;
     try {
-      await p.validate(a, ctx);
-      report({ stage: 'validating-admission', verdict: 'passed', rule: p.name });
+      const detail = await p.validate(a, ctx);
+      report(detail ? { stage: 'validating-admission', verdict: 'passed', rule: p.name, detail } : { stage: 'validating-admission', verdict: 'passed', rule: p.name });
     } catch (err) {
       throw reject('validating-admission', p, err, report);
     }

@@ -6,24 +6,34 @@ import { defaultIngressClass, defaultStorageClass } from './plugins/default-clas
 import { defaultTolerationSeconds } from './plugins/default-toleration-seconds';
 import { limitRanger } from './plugins/limit-ranger';
 import { namespaceLifecycle } from './plugins/namespace-lifecycle';
+import { podSecurity } from './podsecurity/plugin';
+import type { PodSecurityConfiguration } from './podsecurity/config';
 import { priority } from './plugins/priority';
 import { serviceAccount } from './plugins/service-account';
 import { storageObjectInUseProtection } from './plugins/storage-protection';
 import { taintNodesByCondition } from './plugins/taint-nodes-by-condition';
+import { validatingAdmissionPolicy } from './policy/plugin';
 import { resourceQuota } from './resourcequota/plugin';
 import type { AdmissionPlugin } from './types';
 
-export function defaultAdmissionPlugins(): AdmissionPlugin[] {
+export interface AdmissionOptions {
+  /** The PodSecurity plugin's configuration (--admission-control-config-file); default: privileged everywhere. */
+  podSecurity?: PodSecurityConfiguration;
+}
+
+export function defaultAdmissionPlugins(options: AdmissionOptions = {}): AdmissionPlugin[] {
   return [
     namespaceLifecycle,
     limitRanger,
     serviceAccount,
     taintNodesByCondition,
+    podSecurity(options.podSecurity),
     priority,
     defaultTolerationSeconds,
     defaultStorageClass,
     storageObjectInUseProtection,
     defaultIngressClass,
+    validatingAdmissionPolicy(),
     resourceQuota(),
   ];
 }

@@ -25,6 +25,7 @@ import { validate } from './typed/validate';
 import { zeroObject } from './zero';
 import type { UpdaterContext } from './updater';
 import { applyConfiguration, updateOwnership } from './updater';
+import { setOwn } from '../../api/own';
 
 export interface FieldManagerScope {
   /** The kind's schema, e.g. schemaForKind('apps', 'v1', 'Deployment'). */
@@ -188,7 +189,7 @@ function strip(managed: Managed, id: string): void {
 function setManagedFields(obj: JsonObject, managed: Managed): ManagedFieldsEntry[] | undefined {
   const entries = encodeManagedFields(managed);
   const meta = isObject(obj.metadata) ? obj.metadata : (obj.metadata = {});
-  if (entries) meta.managedFields = entries as unknown as JsonObject[];
+  if (entries) meta.managedFields = entries;
   else delete meta.managedFields;
   return entries;
 }
@@ -223,7 +224,7 @@ function normalized(obj: JsonObject | KubeObject): JsonObject {
 
 function definedEntries(obj: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const k in obj) if (obj[k] !== undefined) out[k] = obj[k];
+  for (const k in obj) if (obj[k] !== undefined) setOwn(out, k, obj[k]);
   return out;
 }
 

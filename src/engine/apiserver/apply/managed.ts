@@ -11,6 +11,8 @@ import { fromFieldsV1, toFieldsV1 } from './fieldpath/fieldsv1';
 import { RecentMap } from './recent';
 import type { FieldSet } from './fieldpath/set';
 import { compareStrings } from './fieldpath/element';
+import { own } from '../../api/own';
+import { rfc3339 } from '../../api/time';
 
 export interface VersionedSet {
   set: FieldSet;
@@ -67,7 +69,7 @@ function parseIdentifierText(id: string): ManagerInfo | undefined {
   try {
     const v = JSON.parse(id) as Record<string, unknown>;
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
-    const str = (k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+    const str = (k: string): string | undefined => (typeof own(v, k) === 'string' ? (own(v, k) as string) : undefined);
     return {
       manager: str('manager') ?? '',
       operation: str('operation') ?? '',
@@ -154,7 +156,7 @@ function sameFields(a: JsonValue, b: JsonValue): boolean {
   for (const k in a) {
     if (a[k] === undefined) continue;
     keys++;
-    const other = b[k];
+    const other = own(b, k);
     if (other === undefined || !sameFields(a[k]!, other)) return false;
   }
   for (const k in b) if (b[k] !== undefined) keys--;
@@ -202,5 +204,5 @@ export function unixSeconds(time: string | undefined): number {
 
 /** metav1.Time as managedFields carry it: RFC 3339, seconds, UTC. */
 export function formatTime(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  return rfc3339(ms);
 }

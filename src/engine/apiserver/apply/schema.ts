@@ -5,6 +5,7 @@
  * leaves free are "deduced": maps granular, lists atomic, scalars any.
  */
 import type { SchemaNode } from '../../api/openapi/types';
+import { own } from '../../api/own';
 
 export const DEDUCED = 'deduced';
 
@@ -97,7 +98,7 @@ function listRelationship(n: SchemaNode): Pick<ListAtom, 'relationship' | 'keys'
 
 /** The type of a map entry: its field's type, else the map's element type. */
 export function fieldType(m: MapAtom, key: string): TypeRef {
-  return Object.prototype.hasOwnProperty.call(m.fields, key) ? m.fields[key] : m.element;
+  return Object.prototype.hasOwnProperty.call(m.fields, key) ? own(m.fields, key) : m.element;
 }
 
 export function hasField(m: MapAtom, key: string): boolean {

@@ -5,6 +5,7 @@
 import type { SchemaNode } from '../../api/openapi/types';
 import type { GroupVersionKind, JsonObject, JsonValue } from '../../api/types';
 import { formatApiVersion, isObject } from '../../api/types';
+import { setOwn } from '../../api/own';
 
 const zeros = new WeakMap<SchemaNode, Map<string, JsonObject>>();
 
@@ -35,10 +36,10 @@ function zeroOf(node: SchemaNode): JsonObject {
   const out: JsonObject = {};
   for (const [k, child] of Object.entries(node.properties ?? {})) {
     const d = child.default;
-    if (child.properties && isObject(d) && Object.keys(d).length === 0) out[k] = zeroOf(child);
+    if (child.properties && isObject(d) && Object.keys(d).length === 0) setOwn(out, k, zeroOf(child));
     else if (node.required?.includes(k)) {
       const zero = zeroScalar(child);
-      if (zero !== undefined) out[k] = zero;
+      if (zero !== undefined) setOwn(out, k, zero);
     }
   }
   return out;

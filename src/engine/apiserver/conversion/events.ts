@@ -9,6 +9,7 @@
 import type { KubeObject } from '../../api/types';
 import { encodeLikeGo } from '../encoding/go-json';
 import type { Conversion } from './types';
+import { own, setOwn } from '../../api/own';
 
 /** events.k8s.io/v1 field -> core/v1 field, where the names differ. */
 const RENAMED: readonly (readonly [string, string])[] = [
@@ -20,12 +21,12 @@ const RENAMED: readonly (readonly [string, string])[] = [
   ['deprecatedCount', 'count'],
   ['reportingController', 'reportingComponent'],
 ];
-const SHARED = ['eventTime', 'series', 'reportingInstance', 'action', 'reason', 'related', 'type'];
+const SHARED = ['eventTime', 'series', 'reportingInstance', 'action', 'reason', 'related', 'type'] as const;
 
 function convert(e: KubeObject, apiVersion: string, from: 0 | 1): KubeObject {
   const to = from === 0 ? 1 : 0;
   const out: KubeObject = { apiVersion, kind: 'Event', metadata: e.metadata };
-  for (const pair of RENAMED) if (e[pair[from]] !== undefined) out[pair[to]] = e[pair[from]];
+  for (const pair of RENAMED) if (own(e, pair[from]) !== undefined) setOwn(out, pair[to], own(e, pair[from]));
   for (const f of SHARED) if (e[f] !== undefined) out[f] = e[f];
   return encodeLikeGo(out);
 }

@@ -62,7 +62,7 @@ export class CrdController {
   }
 
   private async drain(): Promise<void> {
-    const release = this.deps.clock.hold();
+    const release = this.deps.clock.work();
     try {
       for (const name of this.queued) {
         this.queued.delete(name);

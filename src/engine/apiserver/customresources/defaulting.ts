@@ -4,6 +4,7 @@
  */
 import { isObject, type JsonValue } from '../../api/types';
 import type { Structural } from './structural';
+import { own, setOwn } from '../../api/own';
 
 const copy = (v: JsonValue): JsonValue => structuredClone(v);
 const nonNullableNull = (v: JsonValue | undefined, s: Structural | undefined): s is Structural => v === null && !!s && !s.nullable && s.default !== undefined;
@@ -20,7 +21,7 @@ export function applySchemaDefaults(x: JsonValue, s: Structural | undefined): vo
   if (!isObject(x)) return;
   for (const [k, prop] of s.properties) {
     if (prop.default === undefined) continue;
-    if (x[k] === undefined || nonNullableNull(x[k], prop)) x[k] = copy(prop.default);
+    if (own(x, k) === undefined || nonNullableNull(own(x, k), prop)) setOwn(x, k, copy(prop.default));
   }
   for (const k of Object.keys(x)) {
     const prop = s.properties.get(k);

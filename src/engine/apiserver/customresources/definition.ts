@@ -5,6 +5,7 @@
  */
 import { schemaForKind, type SchemaNode } from '../../api/openapi';
 import type { SchemaType } from '../../api/openapi/types';
+import { dict } from '../../api/own';
 import { isObject, type JsonObject } from '../../api/types';
 import { structuralOf, type Structural } from './structural';
 
@@ -70,7 +71,11 @@ function schemaNodeOf(s: Structural): SchemaNode {
   const node: SchemaNode = {};
   if (SCHEMA_TYPES.has(s.type)) node.type = s.type as SchemaType;
   if (s.format) node.format = s.format;
-  if (s.properties.size > 0) node.properties = Object.fromEntries([...s.properties].map(([k, p]) => [k, schemaNodeOf(p)]));
+  if (s.properties.size > 0) {
+    const properties = dict<SchemaNode>();
+    for (const [k, p] of s.properties) properties[k] = schemaNodeOf(p);
+    node.properties = properties;
+  }
   if (s.additionalProperties) node.additionalProperties = schemaNodeOf(s.additionalProperties);
   if (s.items) node.items = schemaNodeOf(s.items);
   if (s.required.length > 0) node.required = s.required;
@@ -88,6 +93,10 @@ function schemaNodeOf(s: Structural): SchemaNode {
 function rootSchemaNode(s: Structural): SchemaNode {
   const node = schemaNodeOf(s);
   const metadata = schemaForKind('', 'v1', 'ConfigMap')?.properties?.metadata;
-  node.properties = { ...node.properties, apiVersion: { type: 'string' }, kind: { type: 'string' }, ...(metadata ? { metadata } : {}) };
+  const properties = Object.assign(dict<SchemaNode>(), node.properties);
+  properties.apiVersion = { type: 'string' };
+  properties.kind = { type: 'string' };
+  if (metadata) properties.metadata = metadata;
+  node.properties = properties;
   return node;
 }

@@ -7,6 +7,7 @@
 import { isObject, type JsonObject, type KubeObject } from '../../api/types';
 import { semanticEqual } from '../validation/meta';
 import { findCondition, type CrdCondition } from './conditions';
+import { own, setOwn } from '../../api/own';
 
 export interface NamingResult {
   names: JsonObject;
@@ -18,7 +19,8 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
 const namesOf = (o: KubeObject, field: 'spec' | 'status', key: string): JsonObject => {
   const part = isObject(o[field]) ? (o[field] as JsonObject) : {};
-  return isObject(part[key]) ? part[key] : {};
+  const v = own(part, key);
+  return isObject(v) ? v : {};
 };
 
 /** The names the group's other CRDs have accepted. */
@@ -49,9 +51,9 @@ export function acceptedNames(crd: KubeObject, others: readonly KubeObject[]): N
   const names: JsonObject = { ...accepted };
   let failure: { reason: string; message: string } | undefined;
   const take = (field: string, used: Set<string>, reason: string): void => {
-    const message = conflict(str(requested[field]), str(accepted[field]), used);
+    const message = conflict(str(own(requested, field)), str(own(accepted, field)), used);
     if (message) failure = { reason, message };
-    else if (requested[field] !== undefined) names[field] = requested[field];
+    else if (own(requested, field) !== undefined) setOwn(names, field, own(requested, field));
   };
   take('plural', resources, 'PluralConflict');
   take('singular', resources, 'SingularConflict');

@@ -14,12 +14,14 @@ import type { KindValidator } from '../validation/registry';
 import { semanticEqual, validateObjectMeta } from '../validation/meta';
 import type { CustomResourceVersion } from './definition';
 import { validateCustomResource } from './validate';
+import { hasRules, validateRules } from './cel-rules';
+import { own } from '../../api/own';
 
 const MAX_INT32 = 2147483647;
 
 function nonMetadataChanged(obj: KubeObject, old: KubeObject): boolean {
   const keys = new Set([...Object.keys(obj), ...Object.keys(old)]);
-  for (const k of keys) if (k !== 'metadata' && !semanticEqual(obj[k], old[k])) return true;
+  for (const k of keys) if (k !== 'metadata' && !semanticEqual(own(obj, k), own(old, k))) return true;
   return false;
 }
 
@@ -48,7 +50,7 @@ function nestedInt(obj: JsonObject, path: string): number | undefined | { error:
   let cur: JsonValue = obj;
   for (let i = 0; i < parts.length; i++) {
     if (!isObject(cur)) return { error: `${jsonPath(i + 1)} accessor error: ${goValue(cur)} is of the type ${goType(cur)}, expected map[string]interface{}` };
-    const next: JsonValue | undefined = cur[parts[i]!];
+    const next: JsonValue | undefined = own(cur, parts[i]!);
     if (next === undefined) return undefined;
     cur = next;
   }
@@ -85,26 +87,40 @@ function customResourceValidator(v: CustomResourceVersion): KindValidator {
     create(obj) {
       const typeMeta = typeMetaErrors(v, obj);
       if (typeMeta.length > 0) return typeMeta;
-      return [
+      const errs = [
         ...validateObjectMeta(obj.metadata, v.namespaced, nameIsDNSSubdomain, Path.root('metadata')),
         ...validateCustomResource(obj as unknown as JsonObject, v.schema),
         ...scaleErrors(obj, [...specPaths, ...statusPaths]),
       ];
+      return withRuleErrors(errs, v, obj, undefined);
     },
     update(obj, old) {
       const typeMeta = typeMetaErrors(v, obj);
       if (typeMeta.length > 0) return typeMeta;
-      return [...validateCustomResource(obj as unknown as JsonObject, v.schema, undefined, old as unknown as JsonObject), ...scaleErrors(obj, [...specPaths, ...statusPaths])];
+      const errs = [...validateCustomResource(obj as unknown as JsonObject, v.schema, undefined, old as unknown as JsonObject), ...scaleErrors(obj, [...specPaths, ...statusPaths])];
+      return withRuleErrors(errs, v, obj, old);
     },
     updateStatus(obj, old) {
       const typeMeta = typeMetaErrors(v, obj);
       if (typeMeta.length > 0) return typeMeta;
       const status = obj.status as JsonValue | undefined;
       const schemaErrors = status !== undefined && statusSchema ? validateCustomResource(status, statusSchema, Path.root('status'), old.status as JsonValue | undefined) : [];
-      return [...schemaErrors, ...scaleErrors(obj, statusPaths)];
+      return withRuleErrors([...schemaErrors, ...scaleErrors(obj, statusPaths)], v, obj, old);
     },
   };
 }
+
+/**
+ * The x-kubernetes-validations rules run after the schema's checks, unless those found the kind
+ * of error that makes rules meaningless (hasBlockingErr in the registry's strategy).
+ */
+function withRuleErrors(errs: ErrorList, v: CustomResourceVersion, obj: KubeObject, old: KubeObject | undefined): ErrorList {
+  if (!hasRules(v.schema)) return errs;
+  if (errs.some((e) => BLOCKING.has(e.type))) return [...errs, invalid(undefined, null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation')];
+  return [...errs, ...validateRules(v.schema, obj as unknown as JsonObject, old as unknown as JsonObject | undefined)];
+}
+
+const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
 
 export function customResourceStrategy(v: CustomResourceVersion): Strategy {
   return {

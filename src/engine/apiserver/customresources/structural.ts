@@ -35,6 +35,29 @@ export interface Structural {
   listType: string | undefined;
   listMapKeys: string[];
   mapType: string | undefined;
+  /** x-kubernetes-validations: the CEL rules on this node. */
+  validations: ValidationRule[];
+}
+
+export interface ValidationRule {
+  rule: string;
+  message: string;
+  messageExpression: string;
+  reason: string | undefined;
+  fieldPath: string;
+  optionalOldSelf: boolean | undefined;
+}
+
+function validationsOf(v: unknown): ValidationRule[] {
+  if (!Array.isArray(v)) return [];
+  return v.filter(isObject).map((r) => ({
+    rule: str(r['rule']),
+    message: str(r['message']),
+    messageExpression: str(r['messageExpression']),
+    reason: typeof r['reason'] === 'string' ? r['reason'] : undefined,
+    fieldPath: str(r['fieldPath']),
+    optionalOldSelf: typeof r['optionalOldSelf'] === 'boolean' ? r['optionalOldSelf'] : undefined,
+  }));
 }
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
@@ -75,6 +98,7 @@ export function structuralOf(schema: JsonObject): Structural {
     listType: typeof schema['x-kubernetes-list-type'] === 'string' ? schema['x-kubernetes-list-type'] : undefined,
     listMapKeys: Array.isArray(schema['x-kubernetes-list-map-keys']) ? schema['x-kubernetes-list-map-keys'].filter((k): k is string => typeof k === 'string') : [],
     mapType: typeof schema['x-kubernetes-map-type'] === 'string' ? schema['x-kubernetes-map-type'] : undefined,
+    validations: validationsOf(schema['x-kubernetes-validations']),
   };
 }
 

@@ -4,7 +4,7 @@
  * value's path "in body" (`spec.replicas in body must be of type integer: "string"`), required,
  * enum, maxLength and maxItems become Required, Unsupported, Too long and Too many errors, list
  * sets and maps may not repeat. On update, a value equal to the old one is not checked again
- * (validation ratcheting). CEL rules (x-kubernetes-validations) are not evaluated.
+ * (validation ratcheting). CEL rules (x-kubernetes-validations) are cel-rules.ts's.
  */
 import { duplicate, invalid, notSupported, Path, required, tooLong, tooMany, typeInvalid, type ErrorList, type FieldError } from '../../api/field';
 import { goFloat, goQuote } from '../../api/gofmt';
@@ -12,6 +12,7 @@ import { isDNS1035Label, isDNS1123Subdomain } from '../../api/names';
 import { isObject, type JsonValue } from '../../api/types';
 import { semanticEqual } from '../validation/meta';
 import type { Structural } from './structural';
+import { own, table } from '../../api/own';
 
 /** The JSON type kube-openapi names a value by ("integer" only for whole numbers). */
 function jsonType(v: JsonValue): string {
@@ -29,7 +30,7 @@ const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
 /** The formats kube-apiserver checks (others are stripped from the schema and accept anything). */
-const FORMATS: Readonly<Record<string, (s: string) => boolean>> = {
+const FORMATS = table<(s: string) => boolean>({
   'date-time': (s) => /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s.replace(' ', 'T'))),
   date: (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)),
   byte: (s) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s),
@@ -47,7 +48,7 @@ const FORMATS: Readonly<Record<string, (s: string) => boolean>> = {
   hexcolor: (s) => /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(s),
   'k8s-short-name': (s) => isDNS1035Label(s).length === 0,
   'k8s-long-name': (s) => isDNS1123Subdomain(s).length === 0,
-};
+});
 
 const formatCheck = (format: string): ((s: string) => boolean) | undefined => FORMATS[format] ?? FORMATS[format.replace(/^datetime$/, 'date-time')];
 
@@ -107,7 +108,7 @@ function validateList(v: JsonValue[], s: Structural, w: Walk, old: JsonValue | u
 
 /** The old element an element of a list is compared with: by map keys, by value in sets, else by position. */
 function correlate(x: JsonValue, old: JsonValue[], s: Structural, i: number): JsonValue | undefined {
-  if (s.listType === 'map' && isObject(x)) return old.find((o) => isObject(o) && s.listMapKeys.every((k) => semanticEqual(o[k], x[k])));
+  if (s.listType === 'map' && isObject(x)) return old.find((o) => isObject(o) && s.listMapKeys.every((k) => semanticEqual(own(o, k), own(x, k))));
   if (s.listType === 'set') return old.find((o) => semanticEqual(o, x));
   return old[i];
 }
@@ -119,7 +120,7 @@ function listTypeErrors(v: JsonValue[], s: Structural, w: Walk, errs: ErrorList)
       if (v.findIndex((y) => semanticEqual(x, y)) !== i) errs.push(duplicate(item(w, i).path, x));
     });
   } else if (s.listType === 'map') {
-    const keyOf = (x: JsonValue): JsonValue => (isObject(x) ? Object.fromEntries(s.listMapKeys.filter((k) => x[k] !== undefined).map((k) => [k, x[k]!])) : x);
+    const keyOf = (x: JsonValue): JsonValue => (isObject(x) ? Object.fromEntries(s.listMapKeys.filter((k) => own(x, k) !== undefined).map((k) => [k, own(x, k)!])) : x);
     v.forEach((x, i) => {
       if (v.findIndex((y) => semanticEqual(keyOf(x), keyOf(y))) !== i) errs.push(duplicate(item(w, i).path, keyOf(x)));
     });
@@ -130,11 +131,11 @@ function validateObject(v: Record<string, JsonValue | undefined>, s: Structural,
   const keys = Object.keys(v);
   if (s.maxProperties !== undefined && keys.length > s.maxProperties) errs.push(tooMany(w.path, keys.length, s.maxProperties));
   if (s.minProperties !== undefined && keys.length < s.minProperties) errs.push(invalid(w.path, keys.length, inBody(w, `should have at least ${s.minProperties} properties`)));
-  for (const k of s.required) if (v[k] === undefined) errs.push(required(child(w, k).path, ''));
+  for (const k of s.required) if (own(v, k) === undefined) errs.push(required(child(w, k).path, ''));
   const oldObj = isObject(old) ? old : {};
   for (const k of keys.sort()) {
     const prop = s.properties.get(k) ?? s.additionalProperties;
-    if (prop) validateValue(v[k]!, prop, child(w, k), oldObj[k], errs);
+    if (prop) validateValue(own(v, k)!, prop, child(w, k), own(oldObj, k), errs);
   }
 }
 

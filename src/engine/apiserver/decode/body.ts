@@ -11,6 +11,7 @@
  *   go-yaml's "key already set in map" is reported as well).
  */
 import { goQuote } from '../../api/gofmt';
+import { setOwn, table } from '../../api/own';
 import { schemaForKind } from '../../api/openapi';
 import { badRequestError, requestEntityTooLargeError, StatusError } from '../../api/status';
 import { formatApiVersion, type GroupVersionKind, type JsonObject } from '../../api/types';
@@ -20,7 +21,7 @@ import { parseJson } from './json-parse';
 import { LineIndex } from './line-index';
 import { MAX_DEPTH, MAX_NODES, MAX_REQUEST_BODY_BYTES } from './limits';
 import type { ObjectNode, SourceEntry, SourceNode } from './source';
-import { toJsonValue } from './source';
+import { firstUnrepresentableNumber, goFloat64Error, toJsonValue } from './source';
 import { unmarshal, type StrictIssue } from './unmarshal';
 import { parseYamlDocuments, type YamlDuplicate } from './yaml-parse';
 
@@ -50,7 +51,7 @@ export interface DecodedBody {
 const SCHEME = 'pkg/api/legacyscheme/scheme.go:30';
 
 /** The internal API package each group's objects convert to (events.k8s.io shares core's Event). */
-const INTERNAL_PACKAGES: Readonly<Record<string, string>> = {
+const INTERNAL_PACKAGES = table<string>({
   '': 'core',
   'events.k8s.io': 'core',
   'discovery.k8s.io': 'discovery',
@@ -63,7 +64,7 @@ const INTERNAL_PACKAGES: Readonly<Record<string, string>> = {
   'apiextensions.k8s.io': 'apiextensions',
   'authentication.k8s.io': 'authentication',
   'authorization.k8s.io': 'authorization',
-};
+});
 
 /** An in-process body: decoded as its JSON text would be. */
 export interface ObjectBodyRequest {
@@ -131,7 +132,7 @@ function decodeParsed(parsed: Parsed, req: Pick<BodyRequest, 'expected' | 'field
 
   const value = result.value !== null && typeof result.value === 'object' && !Array.isArray(result.value) ? result.value : {};
   const object: JsonObject = { apiVersion: formatApiVersion(actual.group, actual.version), kind: actual.kind };
-  for (const [k, v] of Object.entries(value)) if (k !== 'apiVersion' && k !== 'kind') object[k] = v;
+  for (const [k, v] of Object.entries(value)) if (k !== 'apiVersion' && k !== 'kind') setOwn(object, k, v);
   return { object, warnings, strict: result.strict };
 }
 
@@ -147,6 +148,9 @@ function decodeUnstructured(
   actual: GroupVersionKind,
   cannotHandle: (message: string) => StatusError,
 ): DecodedBody | StatusError {
+  // Unstructured objects are map[string]interface{}: a number beyond float64 does not decode.
+  const huge = firstUnrepresentableNumber(parsed.node);
+  if (huge) return cannotHandle(goFloat64Error(huge));
   const value = toJsonValue(parsed.node);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return cannotHandle('Object is not a map');
   const unknown = prune(value);
@@ -154,7 +158,7 @@ function decodeUnstructured(
   const strictErrors = mode === 'Ignore' ? [] : [...(parsed.duplicates ? [parsed.duplicates] : []), ...strict.map((s) => s.message)];
   if (mode === 'Strict' && strictErrors.length > 0) return cannotHandle(`strict decoding error: ${strictErrors.join(', ')}`);
   const object: JsonObject = { apiVersion: formatApiVersion(actual.group, actual.version), kind: actual.kind };
-  for (const [k, v] of Object.entries(value)) if (k !== 'apiVersion' && k !== 'kind') object[k] = v;
+  for (const [k, v] of Object.entries(value)) if (k !== 'apiVersion' && k !== 'kind') setOwn(object, k, v);
   return { object, warnings: mode === 'Warn' ? strictErrors.flatMap(yamlWarnings) : [], strict };
 }
 

@@ -7,12 +7,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { kubernetesDataDir } from '../../api/openapi/data-dir';
+import { dictOf, own, type Dict } from '../../api/own';
 
 export interface GoStruct {
   /** The struct's name without its package, as errors print it: "DeploymentSpec". */
   name: string;
   /** JSON field name -> Go type, inline embedded structs flattened. */
-  fields: Readonly<Record<string, string>>;
+  fields: Readonly<Dict<string>>;
 }
 
 interface GoTypesFile {
@@ -31,8 +32,8 @@ function load(): GoTypesFile {
 /** The Go struct behind an OpenAPI definition, e.g. io.k8s.api.apps.v1.DeploymentSpec. */
 export function goStruct(definition: string): GoStruct | undefined {
   if (structCache.has(definition)) return structCache.get(definition);
-  const entry = load().structs[definition];
-  const s = entry ? { name: entry[0], fields: entry[1] } : undefined;
+  const entry = own(load().structs, definition);
+  const s = entry ? { name: entry[0], fields: dictOf(entry[1]) } : undefined;
   structCache.set(definition, s);
   return s;
 }
@@ -41,7 +42,7 @@ export function goStruct(definition: string): GoStruct | undefined {
 export function underlyingType(type: string): string {
   let t = type;
   for (let i = 0; i < 8; i++) {
-    const next = load().named[t];
+    const next = own(load().named, t);
     if (next === undefined) return t;
     t = next;
   }

@@ -5,6 +5,7 @@
  * depth is bounded by `maxDepth` and not by the call stack.
  */
 import { goQuote } from '../../api/gofmt';
+import { table } from '../../api/own';
 import type { ArrayNode, ObjectNode, SourceNode, SourceSpan } from './source';
 
 export interface JsonSyntaxError {
@@ -22,7 +23,7 @@ class Fail {
 }
 
 const END = 'unexpected end of JSON input';
-const ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const ESCAPES = table<string>({ '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' });
 
 /** Go's quoteChar: the offending byte in single quotes. */
 function quoteChar(text: string, at: number): string {

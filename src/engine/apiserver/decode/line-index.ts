@@ -11,8 +11,12 @@ export interface SourceRange {
 export class LineIndex {
   private readonly starts: number[] = [0];
 
+  /** Lines end at LF, CRLF or a lone CR, as in VS Code, the language server protocol and go-yaml. */
   constructor(text: string) {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) this.starts.push(i + 1);
+    }
   }
 
   /** 1-based line and column of an offset. */
@@ -25,6 +29,12 @@ export class LineIndex {
       else hi = mid - 1;
     }
     return { line: lo + 1, column: offset - this.starts[lo]! + 1 };
+  }
+
+  /** The offset of a 1-based line and column (the text's end past the last line). */
+  offset(line: number, column: number): number {
+    const start = this.starts[Math.min(Math.max(line, 1), this.starts.length) - 1]!;
+    return start + column - 1;
   }
 
   range(start: number, end: number): SourceRange {

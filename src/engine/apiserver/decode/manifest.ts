@@ -10,8 +10,9 @@ import { jsonPointer, parseFieldPath, type PathSegment } from './field-path';
 import { parseJson } from './json-parse';
 import { LineIndex, type SourceRange } from './line-index';
 import { ETCD_MAX_REQUEST_BYTES, MAX_DEPTH, MAX_MANIFEST_BYTES, MAX_NODES, MAX_REQUEST_BODY_BYTES } from './limits';
-import { toJsonValue, type SourceNode, type SourceSpan } from './source';
-import { parseYamlDocuments } from './yaml-parse';
+import { firstUnrepresentableNumber, goFloat64Error, toJsonValue, type SourceNode, type SourceSpan } from './source';
+import { irregularChunks } from './yaml-chunks';
+import { parseYamlDocuments, type YamlDocument } from './yaml-parse';
 
 export interface NodePosition {
   /** The key naming the value, where there is one (not for list items or the document). */
@@ -98,19 +99,66 @@ function jsonDocuments(text: string, fileName: string, lines: LineIndex): Manife
 }
 
 function yamlDocuments(text: string, fileName: string, lines: LineIndex): ManifestDocument[] {
-  return parseYamlDocuments(text, { maxDepth: MAX_DEPTH, maxNodes: MAX_NODES }).map((y) => {
-    const errors = y.errors.map((p) => {
-      // go-yaml counts lines from the start of each document kubectl hands it, after the `---`.
-      const first = lines.position(y.start).line + (text.startsWith('---', y.start) ? 1 : 0);
-      const line = lines.position(p.start).line - first + 1;
-      const core = /^(yaml|json): /.test(p.message) ? p.message : `yaml: line ${line}: ${p.message}`;
-      const message = `error converting YAML to JSON: ${core}`;
-      return { message, kubectl: `error parsing ${fileName}: ${message}`, range: lines.range(p.start, Math.max(p.end, p.start + 1)) };
-    });
-    const d = doc(fileName, lines, lines.range(y.start, y.end), errors, errors.length === 0 ? y.node : undefined);
-    d.duplicates = y.duplicates.map((dup) => ({ path: fieldPath([...dup.path, dup.key]), range: lines.range(dup.keySpan.start, dup.keySpan.end) }));
-    return d;
+  const limits = { maxDepth: MAX_DEPTH, maxNodes: MAX_NODES };
+  const irregular = irregularChunks(text);
+  if (!irregular) {
+    // kubectl's pieces are YAML's documents; go-yaml counts lines from the start of each piece,
+    // which starts after its `---` unless nothing came before it.
+    return parseYamlDocuments(text, limits).map((y) => yamlDocument(y, y.start > 0 && text.startsWith('---', y.start) ? lines.position(y.start).line + 1 : lines.position(y.start).line, fileName, lines));
+  }
+  const docs: ManifestDocument[] = [];
+  for (const chunk of irregular.chunks) {
+    // go-yaml skips a byte order mark at the start of each piece, and reads its first document only.
+    const start = text.charCodeAt(chunk.start) === 0xfeff ? chunk.start + 1 : chunk.start;
+    const first = parseYamlDocuments(text.slice(start, chunk.end), limits)[0];
+    if (!first) continue;
+    docs.push(yamlDocument(shifted(first, start), lines.position(chunk.start).line, fileName, lines));
+  }
+  const bad = irregular.separatorError;
+  if (bad) {
+    const range = lines.range(bad.start, bad.end);
+    docs.push(doc(fileName, lines, range, [{ message: bad.message, kubectl: `error parsing ${fileName}: ${bad.message}`, range }]));
+  }
+  return docs;
+}
+
+/** A parsed YAML document as a manifest document; `firstLine` is the line go-yaml counts as its line 1. */
+function yamlDocument(y: YamlDocument, firstLine: number, fileName: string, lines: LineIndex): ManifestDocument {
+  const errors = y.errors.map((p) => {
+    const line = Math.max(1, lines.position(p.start).line - firstLine + 1);
+    const core = /^(yaml|json): /.test(p.message) ? p.message : `yaml: line ${line}: ${p.message}`;
+    const message = `error converting YAML to JSON: ${core}`;
+    return { message, kubectl: `error parsing ${fileName}: ${message}`, range: lines.range(p.start, Math.max(p.end, p.start + 1)) };
   });
+  const d = doc(fileName, lines, lines.range(y.start, y.end), errors, errors.length === 0 ? y.node : undefined);
+  d.duplicates = y.duplicates.map((dup) => ({ path: fieldPath([...dup.path, dup.key]), range: lines.range(dup.keySpan.start, dup.keySpan.end) }));
+  return d;
+}
+
+/** A document parsed from a piece of the text, with its offsets moved to the whole text's. */
+function shifted(y: YamlDocument, by: number): YamlDocument {
+  if (by === 0) return y;
+  const span = <T extends SourceSpan>(x: T): T => ({ ...x, start: x.start + by, end: x.end + by });
+  const seen = new Map<SourceNode, SourceNode>();
+  const node = (n: SourceNode): SourceNode => {
+    // Aliases share a node: shift it once.
+    const done = seen.get(n);
+    if (done) return done;
+    let out: SourceNode;
+    if (n.kind === 'object') out = { ...span(n), entries: n.entries.map((e) => ({ key: e.key, keySpan: span(e.keySpan), value: node(e.value) })) };
+    else if (n.kind === 'array') out = { ...span(n), items: n.items.map(node) };
+    else out = span(n);
+    seen.set(n, out);
+    return out;
+  };
+  const out: YamlDocument = {
+    start: y.start + by,
+    end: y.end + by,
+    errors: y.errors.map(span),
+    duplicates: y.duplicates.map((d) => ({ ...d, keySpan: span(d.keySpan), valueStart: d.valueStart + by })),
+  };
+  if (y.node) out.node = node(y.node);
+  return out;
 }
 
 function doc(fileName: string, lines: LineIndex, range: SourceRange, errors: ManifestProblem[], node?: SourceNode): ManifestDocument {
@@ -127,6 +175,15 @@ function check(d: ManifestDocument, validate: boolean): void {
   const node = d.node!;
   const whole = d.lines.range(node.start, node.end);
   const fail = (message: string, kubectl: string) => void d.errors.push({ message, kubectl, range: whole });
+  // kubectl reads the JSON into interface{} values first (its validation, then its decoder): a
+  // number beyond float64 stops it there. From YAML such a number is a string already.
+  const huge = firstUnrepresentableNumber(node);
+  if (huge) {
+    const range = d.lines.range(huge.start, huge.end);
+    const reason = goFloat64Error(huge);
+    const message = validate ? `error validating data: ${reason}; ${STOP_VALIDATE}` : reason;
+    return void d.errors.push({ message, kubectl: validate ? `error validating ${goQuote(d.fileName)}: ${message}` : `unable to decode ${goQuote(d.fileName)}: ${message}`, range });
+  }
   if (validate) {
     const problems = validationProblems(node);
     if (problems.length > 0) {

@@ -4,6 +4,7 @@
  * decoder (unknown and duplicate fields, Go type errors) and the position lookups for editor
  * diagnostics are written once. YAML aliases share the anchored node.
  */
+import { setOwn } from '../../api/own';
 import type { JsonObject, JsonValue } from '../../api/types';
 
 /** UTF-16 offsets into the text, end exclusive. */
@@ -57,7 +58,7 @@ export function toJsonValue(node: SourceNode): JsonValue {
   switch (node.kind) {
     case 'object': {
       const out: JsonObject = {};
-      for (const e of node.entries) out[e.key] = toJsonValue(e.value);
+      for (const e of node.entries) setOwn(out, e.key, toJsonValue(e.value));
       return out;
     }
     case 'array':
@@ -69,6 +70,31 @@ export function toJsonValue(node: SourceNode): JsonValue {
     case 'null':
       return null;
   }
+}
+
+/**
+ * The first number (in text order) that a float64 cannot hold (1e400, a 400-digit integer): Go's
+ * JSON decoder refuses it wherever it would become an interface{} (float64) value, with
+ * `goFloat64Error`. Whole numbers up to int64 are read as int64, so they are never refused here.
+ */
+export function firstUnrepresentableNumber(node: SourceNode): NumberNode | undefined {
+  const stack: SourceNode[] = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.kind === 'number') {
+      if (!Number.isFinite(n.value)) return n;
+    } else if (n.kind === 'object') {
+      for (let i = n.entries.length - 1; i >= 0; i--) stack.push(n.entries[i]!.value);
+    } else if (n.kind === 'array') {
+      for (let i = n.items.length - 1; i >= 0; i--) stack.push(n.items[i]!);
+    }
+  }
+  return undefined;
+}
+
+/** encoding/json's error for a number that does not fit the float64 an interface{} gets. */
+export function goFloat64Error(n: NumberNode): string {
+  return `json: cannot unmarshal number ${n.text} into Go value of type float64`;
 }
 
 /** What Go's json errors call a value of this kind: "object", "array", "string", "number", "bool". */

@@ -3,10 +3,11 @@
  * schema: structs, maps, slices, primitives, and the types with their own UnmarshalJSON.
  */
 import type { SchemaNode } from '../../api/openapi/types';
+import { table } from '../../api/own';
 import { elementType, goStruct, underlyingType, type GoStruct } from './go-types';
 
 /** Types with their own UnmarshalJSON, by OpenAPI definition. */
-const CUSTOM = {
+const CUSTOM = table({
   'io.k8s.apimachinery.pkg.api.resource.Quantity': 'quantity',
   'io.k8s.apimachinery.pkg.util.intstr.IntOrString': 'intstr',
   'io.k8s.apimachinery.pkg.apis.meta.v1.Time': 'time',
@@ -17,9 +18,9 @@ const CUSTOM = {
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool': 'schemaOrBool',
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray': 'schemaOrArray',
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray': 'schemaOrStringArray',
-} as const;
+} as const);
 
-export type CustomKind = (typeof CUSTOM)[keyof typeof CUSTOM];
+export type CustomKind = 'quantity' | 'intstr' | 'time' | 'microtime' | 'raw' | 'schemaOrBool' | 'schemaOrArray' | 'schemaOrStringArray';
 
 interface Common {
   /** The type as Go errors print it, without the pointer: "int32", "[]v1.Container". */
@@ -38,10 +39,10 @@ export type Target =
   | (Common & { kind: 'float'; bits: number })
   | (Common & { kind: 'custom'; custom: CustomKind });
 
-const INTS: Readonly<Record<string, [bits: number, unsigned: boolean]>> = {
+const INTS = table<[bits: number, unsigned: boolean]>({
   int: [64, false], int8: [8, false], int16: [16, false], int32: [32, false], int64: [64, false],
   uint: [64, true], uint8: [8, true], uint16: [16, true], uint32: [32, true], uint64: [64, true],
-};
+});
 
 const targets = new WeakMap<SchemaNode, Map<string | undefined, Target>>();
 const schemaless = new Map<string | undefined, Target>();
@@ -59,9 +60,8 @@ function makeTarget(schema: SchemaNode | undefined, goType: string | undefined):
   const pointer = goType?.startsWith('*') ?? false;
   const type = goType?.replace(/^\*+/, '');
   const definition = schema?.definition;
-  if (definition && definition in CUSTOM) {
-    return { kind: 'custom', custom: CUSTOM[definition as keyof typeof CUSTOM], type: type ?? printedDefinition(definition), pointer };
-  }
+  const custom = definition ? CUSTOM[definition] : undefined;
+  if (definition && custom) return { kind: 'custom', custom, type: type ?? printedDefinition(definition), pointer };
   const go = definition ? goStruct(definition) : undefined;
   if (definition && go && schema) return { kind: 'struct', name: go.name, schema, go, type: type ?? printedDefinition(definition), pointer };
   if (type) {

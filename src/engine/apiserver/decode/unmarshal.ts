@@ -11,11 +11,12 @@
  */
 import { parseQuantity, QuantityParseError } from '../../api/quantity';
 import { goQuote } from '../../api/gofmt';
+import { own, setOwn } from '../../api/own';
 import type { SchemaNode } from '../../api/openapi/types';
 import { isObject, type JsonObject, type JsonValue } from '../../api/types';
 import { decodeGoBase64 } from './go-base64';
 import { parseGoTime, RFC3339, RFC3339_MICRO } from './go-time';
-import { toJsonValue, type ObjectNode, type SourceNode } from './source';
+import { firstUnrepresentableNumber, toJsonValue, type ObjectNode, type SourceNode } from './source';
 import { printedDefinition, targetFor, zeroValue, type CollectionTarget, type StructTarget, type Target } from './targets';
 
 export interface UnmarshalOptions {
@@ -49,6 +50,9 @@ type Out = JsonValue | undefined | typeof KEEP;
 /** sigs.k8s.io/json keeps at most this many strict errors. */
 const MAX_STRICT = 100;
 const JSON_SCHEMA_PROPS = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps';
+/** The float64 an interface{} holds a number in, as Go's type errors name it. */
+const FLOAT64: Target = { kind: 'float', bits: 64, type: 'float64', pointer: false };
+const FLOAT64_ANY: Target = { kind: 'any', type: 'float64', pointer: false };
 
 class Fatal {
   constructor(
@@ -141,6 +145,8 @@ class Decoder {
         return value;
       }
       case 'any':
+        // An interface{} holds a number as int64 or float64: beyond float64 it is a type error.
+        if (!Number.isFinite(value)) return this.typeError(`number ${text}`, FLOAT64);
         return value;
       default:
         return this.typeError('number', t);
@@ -163,7 +169,7 @@ class Decoder {
         this.fieldStack.push(entry.key);
         this.structName = t.name;
         const child = targetFor(t.schema.properties?.[entry.key], goType);
-        assign(out, entry.key, this.value(entry.value, child, out[entry.key]));
+        assign(out, entry.key, this.value(entry.value, child, own(out, entry.key)));
         this.fieldStack.pop();
         this.structName = outerStruct;
       }
@@ -180,7 +186,7 @@ class Decoder {
       this.path.push(entry.key);
       if (this.options.disallowDuplicateFields && seen.repeated(node, i)) this.strictIssue('duplicate');
       const v = this.value(entry.value, t.elem, undefined);
-      out[entry.key] = v === KEEP || v === undefined ? zeroValue(t.elem) : v;
+      setOwn(out, entry.key, v === KEEP || v === undefined ? zeroValue(t.elem) : v);
       this.path.pop();
     }
     return out;
@@ -210,12 +216,16 @@ class Decoder {
         const entry = node.entries[i]!;
         this.path.push(entry.key);
         if (this.options.disallowDuplicateFields && seen.repeated(node, i)) this.strictIssue('duplicate');
-        out[entry.key] = this.any(entry.value);
+        setOwn(out, entry.key, this.any(entry.value));
         this.path.pop();
       }
       return out;
     }
     if (node.kind === 'array') return node.items.map((item, i) => this.indexed(i, () => this.any(item)));
+    if (node.kind === 'number') {
+      const v = this.number(node.text, node.value, FLOAT64_ANY);
+      return v === KEEP || v === undefined ? null : v;
+    }
     return toJsonValue(node);
   }
 
@@ -250,8 +260,13 @@ class Decoder {
         if (!parsed.ok) throw this.fatal(parsed.error);
         return parsed.text;
       }
-      case 'raw':
-        return node.kind === 'null' ? undefined : toJsonValue(node);
+      case 'raw': {
+        if (node.kind === 'null') return undefined;
+        // Go keeps these bytes as sent; a number JavaScript cannot hold is refused as an interface{} refuses it.
+        const huge = firstUnrepresentableNumber(node);
+        if (huge) return this.typeError(`number ${huge.text}`, FLOAT64);
+        return toJsonValue(node);
+      }
       case 'schemaOrBool':
         if (node.kind === 'bool') return node.value;
         if (node.kind === 'object') return this.nested(node, JSON_SCHEMA_PROPS, undefined);
@@ -345,7 +360,7 @@ class KeySeen {
 function assign(out: JsonObject, key: string, v: Out): void {
   if (v === KEEP) return;
   if (v === undefined) delete out[key];
-  else out[key] = v;
+  else setOwn(out, key, v);
 }
 
 /** The compiled node of a definition reachable from `root` (JSONSchemaProps inside a CRD). */

@@ -55,11 +55,148 @@ class Fail {
 const MERGE_TAG = 'tag:yaml.org,2002:merge';
 
 export function parseYamlDocuments(text: string, limits: YamlLimits): YamlDocument[] {
-  return fastYamlDocuments(text, limits) ?? generalYamlDocuments(text, limits);
+  // The fast path takes printable ASCII and line feeds only: what go-yaml's reader checks is moot there.
+  const fast = fastYamlDocuments(text, limits);
+  if (fast) return fast;
+  const docs = generalYamlDocuments(asGoYamlReads(text), limits);
+  return withReaderErrors(text, docs);
+}
+
+/**
+ * go-yaml reads a carriage return not followed by a line feed, and a NEL (U+0085), as a line feed
+ * (in scalars too); the yaml package does not. One character for one keeps every offset.
+ */
+function asGoYamlReads(text: string): string {
+  return /\r(?!\n)|\u0085/.test(text) ? text.replace(/\r(?!\n)|\u0085/g, '\n') : text;
+}
+
+/** What go-yaml's reader refuses: C0 and C1 controls but tab, LF, CR and NEL; U+FFFE, U+FFFF; lone surrogates. */
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** A document holding a character go-yaml's reader refuses fails with its error, and nothing else. */
+function withReaderErrors(text: string, docs: YamlDocument[]): YamlDocument[] {
+  CONTROL.lastIndex = 0;
+  let m = CONTROL.exec(text);
+  if (!m) return docs;
+  if (docs.length === 0) docs.push({ start: 0, end: text.length, errors: [], duplicates: [] });
+  for (const doc of docs) {
+    if (m && m.index < doc.start) {
+      CONTROL.lastIndex = doc.start;
+      m = CONTROL.exec(text);
+    }
+    if (!m || m.index >= doc.end) continue;
+    doc.errors = [{ message: 'yaml: control characters are not allowed', start: m.index, end: m.index + 1 }];
+    doc.duplicates = [];
+    delete doc.node;
+  }
+  return docs;
 }
 
 /** Any YAML, through the yaml package's parser and composer (the fast path's reference). */
 export function generalYamlDocuments(text: string, limits: YamlLimits): YamlDocument[] {
+  // The yaml package's parser recurses as deep as the text nests: a document nested far beyond
+  // the limit is blanked out before it is parsed, and gets the depth error.
+  const tooDeepDocs = farTooDeep(text, limits.maxDepth * 4);
+  const docs = parsedDocuments(tooDeepDocs.length > 0 ? blanked(text, tooDeepDocs) : text, limits);
+  for (const deep of tooDeepDocs) {
+    const error: YamlProblem = { message: `yaml: exceeded max depth of ${limits.maxDepth}`, start: deep.at, end: deep.at + 1 };
+    const holder = docs.find((d) => d.start <= deep.at && deep.at < d.end);
+    if (holder) {
+      holder.errors = [error];
+      holder.duplicates = [];
+      delete holder.node;
+    } else {
+      docs.push({ start: deep.start, end: deep.end, errors: [error], duplicates: [] });
+      docs.sort((x, y) => x.start - y.start);
+    }
+  }
+  return docs;
+}
+
+interface DeepRegion {
+  /** The document's text, after its `---` line. */
+  start: number;
+  end: number;
+  /** Where the nesting first went past the bound. */
+  at: number;
+}
+
+/**
+ * Documents whose nesting certainly exceeds `bound`, from a scan of the text alone: block levels
+ * (indentation deeper than the line before, and each "- " a line starts with) and flow levels
+ * (brackets outside quotes and comments). It can only overcount by brackets in plain scalars,
+ * which is why the bound is a multiple of the real limit, checked exactly on the parse tree.
+ */
+function farTooDeep(text: string, bound: number): DeepRegion[] {
+  const out: DeepRegion[] = [];
+  let docStart = 0;
+  let indents: number[] = [];
+  let flow = 0;
+  let at = -1;
+  const close = (end: number) => {
+    if (at >= 0) out.push({ start: docStart, end, at });
+    at = -1;
+    indents = [];
+    flow = 0;
+  };
+  for (let lineStart = 0; lineStart < text.length; ) {
+    let eol = text.indexOf('\n', lineStart);
+    if (eol < 0) eol = text.length;
+    const next = eol + 1;
+    if (flow === 0 && (text.startsWith('---', lineStart) || text.startsWith('...', lineStart)) && /^(---|\.\.\.)(\s|$)/.test(text.slice(lineStart, lineStart + 4))) {
+      close(lineStart);
+      docStart = Math.min(next, text.length);
+      lineStart = next;
+      continue;
+    }
+    let i = lineStart;
+    while (i < eol && text.charCodeAt(i) === 0x20) i++;
+    const blank = i >= eol || text[i] === '#' || text[i] === '\r';
+    if (!blank && flow === 0 && at < 0) {
+      const column = i - lineStart;
+      while (indents.length > 0 && indents[indents.length - 1]! >= column) indents.pop();
+      indents.push(column);
+      let dashes = 0;
+      while (text[i] === '-' && (text[i + 1] === ' ' || i + 1 >= eol)) {
+        dashes++;
+        i += 2;
+        while (i < eol && text.charCodeAt(i) === 0x20) i++;
+      }
+      if (indents.length + dashes > bound) at = lineStart + column;
+    }
+    // Flow levels on the line, outside quotes and comments.
+    for (let j = i; j < eol && at < 0; j++) {
+      const c = text[j];
+      if (c === '"' || c === "'") {
+        const q = c;
+        for (j++; j < text.length && text[j] !== q; j++) if (q === '"' && text[j] === '\\') j++;
+        if (text.indexOf('\n', lineStart) >= 0 && j > eol) {
+          eol = text.indexOf('\n', j);
+          if (eol < 0) eol = text.length;
+        }
+      } else if (c === '#' && (j === lineStart || /\s/.test(text[j - 1]!))) break;
+      else if (c === '[' || c === '{') {
+        if (++flow > bound) at = j;
+      } else if ((c === ']' || c === '}') && flow > 0) flow--;
+    }
+    lineStart = eol + 1;
+  }
+  close(text.length);
+  return out;
+}
+
+/** The text with those documents' contents replaced by spaces (line breaks kept, so every offset stays). */
+function blanked(text: string, regions: readonly DeepRegion[]): string {
+  let out = '';
+  let last = 0;
+  for (const r of regions) {
+    out += text.slice(last, r.start) + text.slice(r.start, r.end).replace(/[^\n]/g, ' ');
+    last = r.end;
+  }
+  return out + text.slice(last);
+}
+
+function parsedDocuments(text: string, limits: YamlLimits): YamlDocument[] {
   const tokens = [...new Parser().parse(text)];
   const starts = tokens.filter((t) => t.type === 'document').map((t) => t.offset);
   const docs: YamlDocument[] = [];
@@ -81,9 +218,12 @@ export function generalYamlDocuments(text: string, limits: YamlLimits): YamlDocu
     const composer = new Composer({ schema: 'failsafe', uniqueKeys: false, strict: false });
     for (const doc of [...composer.next(token), ...composer.end()]) docs.push(convertDocument(doc, start, end, limits));
   });
-  if (strayErrors.length > 0) {
+  // An error outside any document belongs to the one it follows (the first, before any).
+  for (const e of strayErrors) {
     if (docs.length === 0) docs.push({ start: 0, end: text.length, errors: [], duplicates: [] });
-    docs[docs.length - 1]!.errors.push(...strayErrors);
+    let holder = docs[0]!;
+    for (const d of docs) if (d.start <= e.start) holder = d;
+    holder.errors.push(e);
   }
   return docs;
 }

@@ -5,6 +5,7 @@
  * rather than with a YAML 1.2 schema is what makes `value: yes` fail the way it does in a
  * cluster ("cannot unmarshal bool into Go struct field EnvVar... of type string").
  */
+import { table } from '../../api/own';
 
 export type Resolved =
   | { kind: 'null' }
@@ -16,12 +17,12 @@ export type Resolved =
 const TRUE: ReadonlySet<string> = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
 const FALSE: ReadonlySet<string> = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
 const NULL: ReadonlySet<string> = new Set(['', '~', 'null', 'Null', 'NULL']);
-const SPECIAL: Readonly<Record<string, '+Inf' | '-Inf' | 'NaN'>> = {
+const SPECIAL = table<'+Inf' | '-Inf' | 'NaN'>({
   '.nan': 'NaN', '.NaN': 'NaN', '.NAN': 'NaN',
   '.inf': '+Inf', '.Inf': '+Inf', '.INF': '+Inf',
   '+.inf': '+Inf', '+.Inf': '+Inf', '+.INF': '+Inf',
   '-.inf': '-Inf', '-.Inf': '-Inf', '-.INF': '-Inf',
-};
+});
 const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
 const YAML_STYLE_FLOAT = /^[-+]?[0-9]*\.?[0-9]+([eE][-+][0-9]+)?$/;

@@ -9,6 +9,7 @@
  */
 import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../../api/types';
 import type { Defaulter } from './registry';
+import { own, setOwn } from '../../api/own';
 
 /** A pointer, slice or map field that is nil. */
 export function isNil(v: unknown): v is undefined | null {
@@ -35,22 +36,22 @@ export function isEmpty(v: unknown): boolean {
 
 /** Sets a pointer, slice or map field that is nil. */
 export function defaultNil(o: JsonObject, key: string, value: JsonValue): void {
-  if (isNil(o[key])) o[key] = value;
+  if (isNil(own(o, key))) setOwn(o, key, value);
 }
 
 /** Sets a string field that is "". */
 export function defaultEmptyString(o: JsonObject, key: string, value: string): void {
-  if (isEmptyString(o[key])) o[key] = value;
+  if (isEmptyString(own(o, key))) setOwn(o, key, value);
 }
 
 /** Sets an integer field that is 0. */
 export function defaultZero(o: JsonObject, key: string, value: number): void {
-  if (isZero(o[key])) o[key] = value;
+  if (isZero(own(o, key))) setOwn(o, key, value);
 }
 
 /** A struct or pointer-to-struct field, if present. */
 export function objectAt(o: JsonObject, key: string): JsonObject | undefined {
-  const v = o[key];
+  const v = own(o, key);
   return isObject(v) ? v : undefined;
 }
 
@@ -59,11 +60,11 @@ export function objectAt(o: JsonObject, key: string): JsonObject | undefined {
  * Undefined only when the field holds some other JSON type.
  */
 export function structAt(o: JsonObject, key: string): JsonObject | undefined {
-  const v = o[key];
+  const v = own(o, key);
   if (isObject(v)) return v;
   if (!isNil(v)) return undefined;
   const created: JsonObject = {};
-  o[key] = created;
+  setOwn(o, key, created);
   return created;
 }
 
@@ -72,14 +73,14 @@ export function structAt(o: JsonObject, key: string): JsonObject | undefined {
  * only if it ends up non-empty, since Go omits empty maps). Undefined for any other JSON type.
  */
 export function mapToFill(o: JsonObject, key: string): JsonObject | undefined {
-  const v = o[key];
+  const v = own(o, key);
   if (isObject(v)) return v;
   return isNil(v) ? {} : undefined;
 }
 
 /** The object elements of a slice field. */
 export function objectsIn(o: JsonObject, key: string): JsonObject[] {
-  const v = o[key];
+  const v = own(o, key);
   return Array.isArray(v) ? v.filter(isObject) : [];
 }
 

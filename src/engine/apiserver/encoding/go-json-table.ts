@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { kubernetesDataDir } from '../../api/openapi/data-dir';
+import { own } from '../../api/own';
 
 /** [json name, flags (1 omitempty, 2 omitzero), type code]; the codes are listed in the generator. */
 export type GoJsonField = readonly [string, number, string];
@@ -29,11 +30,11 @@ function load(): GoJsonFile {
 
 /** The struct definition a kind's objects are, or undefined for kinds without a Go type (custom resources). */
 export function kindDefinition(group: string, version: string, kind: string): string | undefined {
-  return load().kinds[`${group}/${version}/${kind}`];
+  return own(load().kinds, `${group}/${version}/${kind}`);
 }
 
 export function structFields(definition: string): readonly GoJsonField[] {
-  const fields = load().structs[definition];
+  const fields = own(load().structs, definition);
   if (!fields) throw new Error(`go-json: no struct ${definition}`);
   return fields;
 }

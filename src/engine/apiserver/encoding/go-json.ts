@@ -11,6 +11,7 @@
  */
 import { isObject, parseApiVersion, type JsonObject, type JsonValue, type KubeObject } from '../../api/types';
 import { kindDefinition, OMITEMPTY, OMITZERO, structFields } from './go-json-table';
+import { own, setOwn, table } from '../../api/own';
 
 interface Codec {
   /** What Go writes for a value the JSON had (null included). */
@@ -95,7 +96,7 @@ function map(elem: Codec): Codec {
       const out: JsonObject = {};
       for (const k of Object.keys(v).sort()) {
         const value = v[k];
-        if (value !== undefined) out[k] = elem.encode(value);
+        if (value !== undefined) setOwn(out, k, elem.encode(value));
       }
       return out;
     },
@@ -147,9 +148,9 @@ function absent(f: Field): JsonValue | undefined {
  * Fields the conversion from the internal types to v1 fills from others on every encode:
  * PodSpec's deprecated serviceAccount repeats serviceAccountName (Convert_core_PodSpec_To_v1_PodSpec).
  */
-const FROM_INTERNAL: Readonly<Record<string, (obj: JsonObject) => JsonObject>> = {
+const FROM_INTERNAL = table<(obj: JsonObject) => JsonObject>({
   'io.k8s.api.core.v1.PodSpec': (spec) => (spec.serviceAccount === spec.serviceAccountName ? spec : { ...spec, serviceAccount: spec.serviceAccountName }),
-};
+});
 
 /** A struct type's fields, compiled once. */
 interface Layout {
@@ -246,7 +247,7 @@ class StructCodec implements Codec {
       const at = positions.get(key);
       const ev = at === undefined ? v : present(fields[at]!, v);
       if (out) {
-        if (ev !== undefined) out[key] = ev;
+        if (ev !== undefined) setOwn(out, key, ev);
         continue;
       }
       if (ev === v) continue;
@@ -254,9 +255,9 @@ class StructCodec implements Codec {
       out = {};
       for (const before in obj) {
         if (before === key) break;
-        out[before] = obj[before]!;
+        setOwn(out, before, obj[before]!);
       }
-      if (ev !== undefined) out[key] = ev;
+      if (ev !== undefined) setOwn(out, key, ev);
     }
     return out ?? obj;
   }
@@ -266,11 +267,11 @@ class StructCodec implements Codec {
     const { fields, positions } = this.layout;
     const out: JsonObject = {};
     for (const f of fields) {
-      const v = obj[f.name];
+      const v = own(obj, f.name);
       const ev = v === undefined ? absent(f) : present(f, v);
-      if (ev !== undefined) out[f.name] = ev;
+      if (ev !== undefined) setOwn(out, f.name, ev);
     }
-    for (const key in obj) if (!positions.has(key) && obj[key] !== undefined) out[key] = obj[key];
+    for (const key in obj) if (!positions.has(key) && obj[key] !== undefined) setOwn(out, key, obj[key]);
     return out;
   }
 }
@@ -347,14 +348,14 @@ function sortedKeys(v: JsonValue): JsonValue {
   const keys = Object.keys(v);
   let same = true;
   for (let i = 0; i < keys.length && same; i++) {
-    const value = v[keys[i]!];
+    const value = own(v, keys[i]!);
     same = value !== undefined && (i === 0 || keyBefore(keys[i - 1]!, keys[i]!)) && sortedKeys(value) === value;
   }
   if (same) return v;
   const out: JsonObject = {};
   for (const key of keys.sort()) {
-    const value = v[key];
-    if (value !== undefined) out[key] = sortedKeys(value);
+    const value = own(v, key);
+    if (value !== undefined) setOwn(out, key, sortedKeys(value));
   }
   return out;
 }

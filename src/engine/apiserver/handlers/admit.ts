@@ -24,6 +24,8 @@ export function admissionAttributes(
     oldObject,
     dryRun: ctx.dryRun,
     user: ctx.user!,
+    warn: (message) => ctx.warn(message),
+    annotate: (key, value) => ctx.annotate(key, value),
   };
 }
 

@@ -5,12 +5,9 @@
  */
 import { notFoundError } from '../../api/status';
 import type { JsonObject } from '../../api/types';
-import type { RequestContext } from '../context';
 
 /** The components kube-apiserver probes, in the order it lists them. */
 const COMPONENTS = ['controller-manager', 'scheduler', 'etcd-0'];
-/** The v1 ComponentStatus deprecation warning (deprecated in 1.19). */
-const DEPRECATED = 'v1 ComponentStatus is deprecated in v1.19+';
 
 const componentStatus = (name: string): JsonObject => ({
   kind: 'ComponentStatus',
@@ -19,13 +16,11 @@ const componentStatus = (name: string): JsonObject => ({
   conditions: [{ type: 'Healthy', status: 'True', message: 'ok' }],
 });
 
-export function getComponentStatus(ctx: RequestContext, name: string): JsonObject {
-  ctx.warn(DEPRECATED);
+export function getComponentStatus(name: string): JsonObject {
   if (!COMPONENTS.includes(name)) throw notFoundError({ group: '', name: 'componentstatuses' }, name);
   return componentStatus(name);
 }
 
-export function listComponentStatuses(ctx: RequestContext): JsonObject {
-  ctx.warn(DEPRECATED);
+export function listComponentStatuses(): JsonObject {
   return { kind: 'ComponentStatusList', apiVersion: 'v1', metadata: {}, items: COMPONENTS.map(componentStatus) };
 }

@@ -11,8 +11,10 @@ import type { UserInfo } from '../authn/user';
 import { accessReviewAttributes, accessReviewStatus, selfSubjectAccessReview, selfSubjectRulesReview } from '../authz/rbac';
 import { isRuleResolver } from '../authz/union';
 import { decodeBody } from '../body';
+import { authenticateToken } from '../authenticate';
 import type { RequestContext } from '../context';
 import type { ResourceInfo } from '../resources';
+import { setOwn, table } from '../../api/own';
 
 type Review = (ctx: RequestContext, user: UserInfo, review: KubeObject, info: ResourceInfo) => Promise<KubeObject | StatusError> | KubeObject | StatusError;
 
@@ -30,7 +32,7 @@ function userInfo(u: UserInfo): JsonObject {
 /** The user a SubjectAccessReview's spec describes. */
 function specUser(spec: JsonObject): UserInfo {
   const extra: Record<string, string[]> = {};
-  if (isObject(spec.extra)) for (const [k, v] of Object.entries(spec.extra)) extra[k] = strings(v);
+  if (isObject(spec.extra)) for (const [k, v] of Object.entries(spec.extra)) setOwn(extra, k, strings(v));
   return { username: typeof spec.user === 'string' ? spec.user : '', uid: typeof spec.uid === 'string' ? spec.uid : '', groups: strings(spec.groups), extra };
 }
 
@@ -51,16 +53,16 @@ async function subjectAccessReview(ctx: RequestContext, review: KubeObject, kind
   return { ...review, status: accessReviewStatus(decision) };
 }
 
-const REVIEWS: Record<string, Review> = {
+const REVIEWS = table<Review>({
   'authentication.k8s.io/selfsubjectreviews': (ctx, user, review) => ({
     apiVersion: review.apiVersion,
     kind: 'SelfSubjectReview',
     metadata: { creationTimestamp: ctx.server.clock.rfc3339(ctx.server.clock.now()) },
     status: { userInfo: userInfo(user) },
   }),
-  'authentication.k8s.io/tokenreviews': (ctx, _user, review) => {
+  'authentication.k8s.io/tokenreviews': async (ctx, _user, review) => {
     const spec = specOf(review);
-    const found = typeof spec.token === 'string' ? ctx.server.tokens.authenticate(spec.token) : undefined;
+    const found = typeof spec.token === 'string' ? await authenticateToken(ctx.server, spec.token) : undefined;
     const status: JsonObject = found ? { authenticated: true, user: userInfo(found) } : {};
     return { ...review, status };
   },
@@ -71,7 +73,7 @@ const REVIEWS: Record<string, Review> = {
   },
   'authorization.k8s.io/subjectaccessreviews': (ctx, _user, review) => subjectAccessReview(ctx, review, 'SubjectAccessReview'),
   'authorization.k8s.io/localsubjectaccessreviews': (ctx, _user, review) => subjectAccessReview(ctx, review, 'LocalSubjectAccessReview', ctx.request.namespace ?? ''),
-};
+});
 
 /** The computing handler of a review resource, or undefined for stored resources. */
 export function reviewHandler(info: ResourceInfo): Review | undefined {

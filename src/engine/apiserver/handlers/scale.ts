@@ -20,6 +20,7 @@ import { checkWriteOptions } from './create';
 import { getObject } from './read';
 import { checkName } from './update';
 import { guaranteedUpdate, type UpdateResult } from './write';
+import { own, setOwn } from '../../api/own';
 
 const SCALE_KIND = { group: 'autoscaling', name: 'Scale' };
 
@@ -51,7 +52,7 @@ const pathParts = (path: string): string[] => path.replace(/^\./, '').split('.')
 
 function nested(obj: KubeObject, path: string): JsonValue | undefined {
   let cur: JsonValue | undefined = obj as unknown as JsonObject;
-  for (const part of pathParts(path)) cur = isObject(cur) ? cur[part] : undefined;
+  for (const part of pathParts(path)) cur = isObject(cur) ? own(cur, part) : undefined;
   return cur;
 }
 
@@ -68,10 +69,10 @@ function customScale(paths: ScalePaths): ScaleAccess {
       let cur = obj as unknown as JsonObject;
       const parts = pathParts(paths.specReplicasPath);
       for (const part of parts.slice(0, -1)) {
-        if (!isObject(cur[part])) cur[part] = {};
-        cur = cur[part] as JsonObject;
+        if (!isObject(own(cur, part))) setOwn(cur, part, {});
+        cur = own(cur, part) as JsonObject;
       }
-      cur[parts[parts.length - 1]!] = replicas;
+      setOwn(cur, parts[parts.length - 1]!, replicas);
     },
   };
 }
@@ -85,7 +86,7 @@ function toScale(obj: KubeObject, access: ScaleAccess): KubeObject {
   const read = access.read(obj);
   const m = obj.metadata;
   const metadata: KubeObject['metadata'] = { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp };
-  for (const k of Object.keys(metadata)) if (metadata[k] === undefined) delete metadata[k];
+  for (const k of Object.keys(metadata) as (keyof typeof metadata)[]) if (metadata[k] === undefined) delete metadata[k];
   // The Scale is made, not stored: it is written as its Go type is (no empty selector).
   return encodeLikeGo({
     kind: 'Scale',

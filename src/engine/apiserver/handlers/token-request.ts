@@ -1,8 +1,9 @@
 /**
  * POST serviceaccounts/<name>/token (pkg/registry/core/serviceaccount/storage/token.go): issues
- * a token for the service account, optionally bound to a pod, secret or node, and answers with
- * the TokenRequest and its status. kubesim's tokens are opaque (authn/tokens.ts): they
- * authenticate as the service account and are not JWTs, and they do not expire.
+ * a signed token for the service account (authn/service-account-tokens.ts), optionally bound to
+ * a pod (and the node it runs on), a secret or a node, and answers with the TokenRequest and its
+ * status. The token expires on the cluster's clock and stops authenticating once an object it
+ * names is gone.
  */
 import { invalid, Path, type ErrorList } from '../../api/field';
 import { goQuote } from '../../api/gofmt';
@@ -11,20 +12,20 @@ import { isObject, type JsonObject, type KubeObject } from '../../api/types';
 import { decodeBody } from '../body';
 import type { RequestContext, Target } from '../context';
 import { getObject } from './read';
+import { table } from '../../api/own';
+import { API_AUDIENCES, type TokenBinding } from '../authn/service-account-tokens';
 
 const TOKEN_REQUEST: GroupThing = { group: 'authentication.k8s.io', name: 'TokenRequest' };
-/** kube-apiserver's --api-audiences default: its service account issuer. */
-const API_AUDIENCES = ['https://kubernetes.default.svc.cluster.local'];
 const DEFAULT_EXPIRATION_SECONDS = 3600;
 const MIN_EXPIRATION_SECONDS = 10 * 60;
 const MAX_EXPIRATION_SECONDS = 2 ** 32;
 
 /** The objects a token may be bound to, and where they are stored. */
-const BINDABLE: Readonly<Record<string, { resource: string; namespaced: boolean }>> = {
+const BINDABLE = table<{ resource: string; namespaced: boolean }>({
   Pod: { resource: 'pods', namespaced: true },
   Secret: { resource: 'secrets', namespaced: true },
   Node: { resource: 'nodes', namespaced: false },
-};
+});
 
 /** ValidateTokenRequest. */
 function validateTokenRequest(seconds: number): ErrorList {
@@ -34,8 +35,8 @@ function validateTokenRequest(seconds: number): ErrorList {
   return [];
 }
 
-/** The object the token is bound to, after the checks upstream makes on it. */
-async function boundObject(ctx: RequestContext, sa: string, ref: JsonObject): Promise<void> {
+/** The object the token is bound to, after the checks upstream makes on it, as the token's claims name it. */
+async function boundObject(ctx: RequestContext, sa: string, ref: JsonObject): Promise<TokenBinding> {
   const apiVersion = typeof ref.apiVersion === 'string' ? ref.apiVersion : '';
   const kind = typeof ref.kind === 'string' ? ref.kind : '';
   const name = typeof ref.name === 'string' ? ref.name : '';
@@ -55,6 +56,12 @@ async function boundObject(ctx: RequestContext, sa: string, ref: JsonObject): Pr
   if (typeof ref.uid === 'string' && ref.uid !== '' && ref.uid !== uid) {
     throw conflictError({ group: '', name: kind }, name, `the UID in the bound object reference (${ref.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`);
   }
+  if (kind === 'Secret') return { secret: { name, uid } };
+  if (kind === 'Node') return { node: { name, uid } };
+  // A pod-bound token also names the node the pod is scheduled to (ServiceAccountTokenPodNodeInfo).
+  const nodeName = isObject(obj.spec) && typeof obj.spec.nodeName === 'string' ? obj.spec.nodeName : '';
+  const node = nodeName ? await ctx.server.storage.get({ group: '', resource: 'nodes' }, '', nodeName) : undefined;
+  return { pod: { name, uid }, ...(node ? { node: { name: nodeName, uid: node.metadata.uid ?? '' } } : {}) };
 }
 
 export async function createTokenRequest(ctx: RequestContext, t: Target): Promise<JsonObject> {
@@ -72,8 +79,9 @@ export async function createTokenRequest(ctx: RequestContext, t: Target): Promis
   const now = ctx.server.clock.now();
   const errs = validateTokenRequest(spec.expirationSeconds);
   if (errs.length > 0) throw invalidError(TOKEN_REQUEST, '', errs);
-  if (isObject(spec.boundObjectRef)) await boundObject(ctx, t.name, spec.boundObjectRef);
-  const token = ctx.server.tokens.issueServiceAccountToken(t.namespace, t.name, sa.metadata.uid ?? '');
+  const binding = isObject(spec.boundObjectRef) ? await boundObject(ctx, t.name, spec.boundObjectRef) : {};
+  const audiences = (spec.audiences as unknown[]).filter((a): a is string => typeof a === 'string');
+  const { token } = ctx.server.serviceAccountTokens.issue(t.namespace, { name: t.name, uid: sa.metadata.uid ?? '' }, audiences, now, spec.expirationSeconds, binding);
   const metadata: JsonObject = { ...(meta as JsonObject), name: meta.name || t.name, namespace: meta.namespace || t.namespace, creationTimestamp: ctx.server.clock.rfc3339(now) };
   return {
     kind: sub.kind,

@@ -161,6 +161,7 @@ async function tryUpdate(ctx: RequestContext, t: Target, spec: UpdateSpec, key: 
     if (spec.prepare) obj = spec.prepare(obj, old);
     else t.strategy.prepareForUpdate(obj, old);
     enforce(ctx, t, obj, spec.errors ? spec.errors(obj, old) : updateErrors(t, obj, old));
+    if (!spec.errors && !t.subresource) for (const w of t.strategy.warningsOnUpdate?.(obj, old) ?? []) ctx.warn(w);
     if (!spec.skipAdmission) await validate(ctx, admissionAttributes(ctx, t, 'UPDATE', obj, old));
     obj.metadata.resourceVersion = old.metadata.resourceVersion;
     keepUnchangedTimestamps(obj, old);

@@ -5,6 +5,7 @@
  */
 import { goFloat } from '../../api/gofmt';
 import type { JsonValue } from '../../api/types';
+import { own, setOwn } from '../../api/own';
 
 /** fmt.Sprintf("%v", v): maps print sorted as map[k:v ...], slices as [a b], nil as <nil>. */
 export function goSprintV(v: JsonValue | undefined): string {
@@ -48,7 +49,7 @@ export function cloneJson<T extends JsonValue>(v: T): T {
   const out: Record<string, JsonValue> = {};
   for (const k in v) {
     const e = v[k];
-    if (e !== undefined) out[k] = cloneJson(e);
+    if (e !== undefined) setOwn(out, k, cloneJson(e));
   }
   return out as T;
 }
@@ -64,6 +65,6 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   const bo = b as Record<string, JsonValue | undefined>;
   const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
   const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => bo[k] !== undefined && jsonEqual(ao[k], bo[k]));
+  return ak.length === bk.length && ak.every((k) => own(bo, k) !== undefined && jsonEqual(ao[k], own(bo, k)));
 }
 

@@ -9,6 +9,7 @@ import type { JsonObject, JsonValue } from '../../api/types';
 import { isObject } from '../../api/types';
 import { goAtoi } from './atoi';
 import { cloneJson, jsonEqual, jsonTypeWord } from './govalue';
+import { own, setOwn } from '../../api/own';
 
 /** One decoded operation; null for a JSON null element of the patch array. */
 export type JsonPatchOperation = JsonObject | null;
@@ -148,7 +149,7 @@ function invalidIndex(idx: number): string {
 }
 
 function get(c: Container, key: string): Got {
-  if (!Array.isArray(c)) return { ok: true, value: c[key] };
+  if (!Array.isArray(c)) return { ok: true, value: own(c, key) };
   const parsed = goAtoi(key);
   if (!parsed.ok) return parsed;
   let idx = parsed.value;
@@ -163,7 +164,7 @@ function get(c: Container, key: string): Got {
 /** Replaces an existing element (replace checks existence first). */
 function set(c: Container, key: string, val: JsonValue): string | undefined {
   if (!Array.isArray(c)) {
-    c[key] = val;
+    setOwn(c, key, val);
     return undefined;
   }
   const parsed = goAtoi(key);
@@ -179,7 +180,7 @@ function set(c: Container, key: string, val: JsonValue): string | undefined {
 
 function insert(c: Container, key: string, val: JsonValue): string | undefined {
   if (!Array.isArray(c)) {
-    c[key] = val;
+    setOwn(c, key, val);
     return undefined;
   }
   if (key === '-') {
@@ -201,7 +202,7 @@ function insert(c: Container, key: string, val: JsonValue): string | undefined {
 
 function del(c: Container, key: string): string | undefined {
   if (!Array.isArray(c)) {
-    if (!Object.prototype.hasOwnProperty.call(c, key) || c[key] === undefined) return `Unable to remove nonexistent key: ${key}: ${MISSING}`;
+    if (!Object.prototype.hasOwnProperty.call(c, key) || own(c, key) === undefined) return `Unable to remove nonexistent key: ${key}: ${MISSING}`;
     delete c[key];
     return undefined;
   }

@@ -6,6 +6,7 @@
 import type { JsonObject, JsonValue } from '../../api/types';
 import { isObject } from '../../api/types';
 import { cloneJson } from './govalue';
+import { own, setOwn } from '../../api/own';
 
 export class MergePatchError extends Error {
   constructor(message: string) {
@@ -33,8 +34,8 @@ function mergeDocs(doc: JsonObject, patch: JsonObject): JsonObject {
       delete doc[k];
       continue;
     }
-    const cur = doc[k];
-    doc[k] = cur === undefined || cur === null ? pruneNulls(v) : merge(cur, v);
+    const cur = own(doc, k);
+    setOwn(doc, k, cur === undefined || cur === null ? pruneNulls(v) : merge(cur, v));
   }
   return doc;
 }

@@ -4,7 +4,7 @@
  */
 import type { KubeObject } from '../../api/types';
 import type { Store } from '../../store/types';
-import { cohabitationOf, type Conversion } from '../conversion';
+import { cohabitationOf, versionConversionOf, type Conversion } from '../conversion';
 import type { ResourceInfo } from '../resources';
 import { ConvertedStorage } from './converted-storage';
 import type { CachedEvent, GroupResource, ObjectReader } from './reader';
@@ -24,7 +24,13 @@ export class ClusterStorage implements ObjectReader {
     private readonly cacheCapacity?: number,
   ) {
     const stored = types.filter((t) => t.storagePrefix !== undefined);
-    for (const t of stored) if (!cohabitationOf(t)) this.own(t);
+    for (const t of stored) if (!cohabitationOf(t) && !versionConversionOf(t)) this.own(t);
+    // A version kept in another version's storage (autoscaling/v1 HPAs as v2): a converting view.
+    for (const t of stored) {
+      const c = versionConversionOf(t);
+      const owner = c && this.byResource.get(`${t.group}/${t.resource}`);
+      if (c && owner) this.byVersion.set(`${t.group}/${t.version}/${t.resource}`, new ConvertedStorage(owner, t, c));
+    }
     for (const t of stored) {
       const c = cohabitationOf(t);
       const target = c && this.for(c.storedAs);

@@ -8,6 +8,7 @@ import type { KeyValue } from '../../store/types';
 import type { KubeObject } from '../../api/types';
 import { applyDefaults } from '../defaults/apply';
 import { encodeLikeGo, hasGoType } from '../encoding/go-json';
+import { setOwn } from '../../api/own';
 
 /** ObjectMeta's fields in the order Go's encoding writes them. */
 const META_ORDER = [
@@ -34,7 +35,7 @@ const META_ORDER = [
 export function canonical(obj: KubeObject): KubeObject {
   const encoded = encodeLikeGo(obj);
   const metadata: KubeObject['metadata'] = {};
-  for (const [k, v] of Object.entries(encoded.metadata)) if (k !== 'resourceVersion' && k !== 'selfLink') metadata[k] = v;
+  for (const [k, v] of Object.entries(encoded.metadata)) if (k !== 'resourceVersion' && k !== 'selfLink') setOwn(metadata, k, v);
   return { ...encoded, metadata };
 }
 
@@ -65,7 +66,7 @@ function withResourceVersion(obj: KubeObject, revision: number): KubeObject['met
       out.resourceVersion = String(revision);
       placed = true;
     }
-    out[k] = v;
+    setOwn(out, k, v);
   }
   if (!placed) out.resourceVersion = String(revision);
   return out;

@@ -2,11 +2,12 @@
  * The behaviour most resources share (rest.BeforeCreate/BeforeUpdate plus the typical strategy):
  * status is owned by the status subresource, generation tracks spec changes, deletes are immediate.
  */
-import type { JsonValue, KubeObject } from '../../api/types';
+import type { JsonValue, KubeObject, ObjectMeta } from '../../api/types';
 import { cloneJson } from '../patch/govalue';
 import { hasSubresource, type ResourceInfo } from '../resources';
 import { semanticEqual } from '../validation/meta';
 import type { Strategy } from './types';
+import { own, setOwn, table } from '../../api/own';
 
 /**
  * Top-level fields that are not "spec": changes to anything else (compared as
@@ -18,7 +19,7 @@ export function specChanged(obj: KubeObject, old: KubeObject): boolean {
   const keys = new Set([...Object.keys(obj), ...Object.keys(old)]);
   for (const k of keys) {
     if (NON_SPEC.has(k)) continue;
-    if (!semanticEqual(obj[k], old[k])) return true;
+    if (!semanticEqual(own(obj, k), own(old, k))) return true;
   }
   return false;
 }
@@ -70,17 +71,17 @@ export function prepareStatusUpdate(group: string, resource: string): (obj: Kube
   return (obj, old) => {
     const next: KubeObject = { ...obj };
     for (const key of Object.keys(next)) {
-      if (!KEPT_ON_STATUS_UPDATE.has(key) && !(key in old)) delete next[key];
+      if (!KEPT_ON_STATUS_UPDATE.has(key) && !Object.hasOwn(old, key)) delete next[key];
     }
     for (const [key, value] of Object.entries(old)) {
-      if (!KEPT_ON_STATUS_UPDATE.has(key)) next[key] = cloneJson(value as JsonValue);
+      if (!KEPT_ON_STATUS_UPDATE.has(key)) setOwn(next, key, cloneJson(value as JsonValue));
     }
     if (resetMeta.length > 0) {
       const meta = { ...obj.metadata };
       for (const field of resetMeta) {
-        const value = old.metadata[field];
+        const value = own(old.metadata, field);
         if (value === undefined) delete meta[field];
-        else meta[field] = cloneJson(value as JsonValue);
+        else setOwn(meta, field, cloneJson(value as JsonValue));
       }
       next.metadata = meta;
     }
@@ -91,7 +92,7 @@ export function prepareStatusUpdate(group: string, resource: string): (obj: Kube
 const KEPT_ON_STATUS_UPDATE = new Set(['apiVersion', 'kind', 'metadata', 'status']);
 
 /** Metadata a status update may not change, per resource (each pkg/registry strategy.go). */
-const STATUS_METADATA_RESETS: Record<string, readonly string[]> = {
+const STATUS_METADATA_RESETS = table<readonly (keyof ObjectMeta)[]>({
   'apps/deployments': ['labels'],
   '/pods': ['ownerReferences'],
-};
+});

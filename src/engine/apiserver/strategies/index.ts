@@ -4,6 +4,8 @@
  * registries in pkg/registry do.
  */
 import type { ResourceInfo } from '../resources';
+import { apiServiceStrategy } from './api-service';
+import { withPodWarnings } from './template-warnings';
 import { customResourceDefinitionStrategy } from './custom-resource-definition';
 import { genericStrategy, type GenericOptions } from './generic';
 import { namespaceStrategy } from './namespace';
@@ -11,6 +13,7 @@ import { podStrategy } from './pod';
 import { serviceStrategy, type ServiceAllocators } from './service/strategy';
 import type { Strategy } from './types';
 import { daemonSetStrategy, jobStrategy } from './workloads';
+import { own } from '../../api/own';
 
 const zeroPDBStatus = () => ({ currentHealthy: 0, desiredHealthy: 0, disruptionsAllowed: 0, expectedPods: 0 });
 
@@ -41,11 +44,16 @@ const options: Record<string, GenericOptions> = {
 
 export function strategyFor(type: ResourceInfo, allocators: ServiceAllocators): Strategy {
   const id = `${type.group}/${type.resource}`;
+  return withPodWarnings(id, baseStrategy(id, type, allocators));
+}
+
+function baseStrategy(id: string, type: ResourceInfo, allocators: ServiceAllocators): Strategy {
   if (id === '/pods') return podStrategy(type);
   if (id === '/services') return serviceStrategy(type, allocators);
   if (id === '/namespaces') return namespaceStrategy(type);
   if (id === 'batch/jobs') return jobStrategy(type);
   if (id === 'apps/daemonsets') return daemonSetStrategy(type);
   if (id === 'apiextensions.k8s.io/customresourcedefinitions') return customResourceDefinitionStrategy(type);
-  return genericStrategy(type, options[id]);
+  if (id === 'apiregistration.k8s.io/apiservices') return apiServiceStrategy(type);
+  return genericStrategy(type, own(options, id));
 }

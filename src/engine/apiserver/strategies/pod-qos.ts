@@ -36,7 +36,7 @@ export function podQOSClass(spec: JsonObject | undefined): QOSClass {
 
 function containersOf(spec: JsonObject | undefined): JsonObject[] {
   const out: JsonObject[] = [];
-  for (const field of ['initContainers', 'containers']) {
+  for (const field of ['initContainers', 'containers'] as const) {
     const list = spec?.[field];
     if (Array.isArray(list)) for (const c of list) if (isObject(c)) out.push(c);
   }

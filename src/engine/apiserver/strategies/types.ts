@@ -50,7 +50,10 @@ export interface Strategy {
    * given the requested one; undefined for kinds that are deleted at once.
    */
   gracePeriod?(obj: KubeObject, requested: number | undefined): number;
+  /** WarningsOnCreate: warnings for a valid new object (after validation). */
   warningsOnCreate?(obj: KubeObject): string[];
+  /** WarningsOnUpdate: warnings for a valid update of the main resource (not its subresources). */
+  warningsOnUpdate?(obj: KubeObject, old: KubeObject): string[];
   /** Whether an update completes a pending deletion; default: no finalizers left and no grace period. */
   shouldDeleteDuringUpdate?(obj: KubeObject, old: KubeObject): boolean;
   /** Field rules of kinds registered at run time (custom resources); else the kind's registered validator. */

@@ -9,8 +9,8 @@ import { semanticEqual } from '../validation/meta';
 import { genericStrategy } from './generic';
 import type { Strategy } from './types';
 
-const JOB_NAME_LABELS = ['job-name', 'batch.kubernetes.io/job-name'];
-const CONTROLLER_UID_LABELS = ['controller-uid', 'batch.kubernetes.io/controller-uid'];
+const JOB_NAME_LABELS = ['job-name', 'batch.kubernetes.io/job-name'] as const;
+const CONTROLLER_UID_LABELS = ['controller-uid', 'batch.kubernetes.io/controller-uid'] as const;
 
 function generateJobSelector(job: KubeObject): void {
   const spec = isObject(job.spec) ? job.spec : {};

@@ -13,4 +13,5 @@ import './scheduling';
 import './storage';
 import './admissionregistration';
 import './apiextensions';
+import './apiregistration';
 export { validatorFor } from './registry';

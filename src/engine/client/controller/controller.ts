@@ -1,5 +1,5 @@
 /**
- * The shape of every control loop (DESIGN.md: client-go's informer + workqueue): informer
+ * The shape of every control loop (docs/architecture.md, House style: client-go's informer + workqueue): informer
  * handlers enqueue keys, N workers take keys off a rate-limited queue and call `sync(key)`, which
  * reconciles from the current cache state and says how it went: done, requeue after a delay, or
  * (by throwing) an error retried with the rate limiter's backoff.
@@ -37,6 +37,8 @@ export interface ReconcileContext {
   readonly client: Client;
   /** Records what the reconcile saw (the last call wins): "3 pods, 2 ready; want 3". */
   observe(summary: string): void;
+  /** Attaches structured detail to the reconcile's record (the HPA's decision). */
+  detail(fields: Pick<ReconcileRecord, 'autoscaler'>): void;
 }
 
 export type SyncFunction = (key: string, ctx: ReconcileContext) => Promise<SyncResult>;
@@ -150,11 +152,15 @@ export class Controller {
   }
 
   private async process(key: string): Promise<void> {
-    const trigger = this.triggers.get(key) ?? this.delayed.get(key) ?? { kind: 'enqueue' };
+    const pending = this.delayed.get(key);
+    const trigger = this.triggers.get(key) ?? pending ?? { kind: 'enqueue' };
+    // An event that queued the key while a retry waited makes this sync that retry too.
+    const retryOf = pending?.kind === 'retry' && trigger !== pending ? pending.cause : undefined;
     this.triggers.delete(key);
     this.delayed.delete(key);
     const requests: number[] = [];
     let observed: string | undefined;
+    let detail: Pick<ReconcileRecord, 'autoscaler'> = {};
     // The reconcile's record is written when it ends; its id is taken now so that the requests
     // and events it sends can name it as their cause.
     const id = this.options.trace.reserve();
@@ -165,6 +171,9 @@ export class Controller {
       observe: (summary) => {
         observed = summary;
       },
+      detail: (fields) => {
+        detail = { ...detail, ...fields };
+      },
     };
     let result: SyncResult = undefined;
     let error: Error | undefined;
@@ -174,7 +183,7 @@ export class Controller {
       if (isBug(err)) throw err;
       error = err as Error;
     }
-    const base = { controller: this.name, key, trigger: trigger.kind, revision: trigger.revision, observed, requests };
+    const base = { controller: this.name, key, trigger: trigger.kind, revision: trigger.revision, observed, requests, ...(retryOf !== undefined ? { retryOf } : {}), ...detail };
     if (error) {
       this.failed(key, base, trigger, error, id);
       return;

@@ -1,5 +1,5 @@
 /**
- * Where the scheduler's records and requests sit in the causal chain (DESIGN invariant 2): an
+ * Where the scheduler's records and requests sit in the causal chain (docs/architecture.md, invariant 2): an
  * attempt is caused by the etcd revision of the pod version it scheduled; what the attempt
  * does to the cluster (the binding, the PodScheduled condition, FailedScheduling) is caused by
  * the attempt; the binding record and the Scheduled event by the binding request.

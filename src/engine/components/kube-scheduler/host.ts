@@ -71,7 +71,7 @@ export class ClientSchedulerHost implements SchedulerHost {
   /** util.PatchPodStatus: a strategic merge patch of the changed status fields. */
   async updatePodStatus(pod: Pod, update: PodStatusUpdate): Promise<void> {
     const status: JsonObject = {};
-    if (update.condition) status.conditions = [update.condition as unknown as JsonObject];
+    if (update.condition) status.conditions = [update.condition];
     if (update.nominatedNodeName !== undefined) status.nominatedNodeName = update.nominatedNodeName === '' ? null : update.nominatedNodeName;
     await this.patchStatus(pod, status, this.causes.attemptOf(pod.metadata.uid));
   }
@@ -81,7 +81,7 @@ export class ClientSchedulerHost implements SchedulerHost {
     // The preemptor's attempt record is written right after PostFilter returns: wait for it.
     await Promise.resolve();
     const cause = this.causes.latestAttempt();
-    await this.patchStatus(victim, { conditions: [condition as unknown as JsonObject] }, cause);
+    await this.patchStatus(victim, { conditions: [condition] }, cause);
     await this.client.scoped(cause).resource(PODS, victim.metadata.namespace).delete(victim.metadata.name);
   }
 

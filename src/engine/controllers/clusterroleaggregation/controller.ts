@@ -12,7 +12,7 @@ import { aggregateRulesFor, rulesEqual } from '../../apiserver/authz/rbac';
 import { rulesOf, toPolicyRule } from '../../apiserver/authz/rbac/types';
 import type { Controller, ReconcileContext } from '../../client/controller';
 import { deletedObject, type SharedIndexInformer } from '../../client/informer';
-import { controlLoop, type ControllerDeps } from '../deps';
+import { controlLoop, type ControllerDeps } from '../util/deps';
 
 export const CLUSTERROLE_AGGREGATION_ACCOUNT = 'clusterrole-aggregation-controller';
 

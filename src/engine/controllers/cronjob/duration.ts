@@ -1,5 +1,7 @@
 /** time.ParseDuration for "@every": "1h30m", "90s", "2.5m" (ns, us, ms, s, m, h). */
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+import { table } from '../../api/own';
+
+const UNITS = table<number>({ ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 });
 
 export function parseGoDuration(text: string): number {
   const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/gy;

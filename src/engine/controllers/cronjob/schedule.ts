@@ -6,6 +6,7 @@
  * either one unless one of them is "*"). Times are UTC: kubesim does not evaluate time zones.
  */
 import { parseGoDuration } from './duration';
+import { own, table } from '../../api/own';
 
 export interface Schedule {
   /** The first activation strictly after `ms`, or undefined when none within five years. */
@@ -26,7 +27,7 @@ const DOM: Bounds = { min: 1, max: 31 };
 const MONTH: Bounds = { min: 1, max: 12, names: { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 } };
 const DOW: Bounds = { min: 0, max: 6, names: { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 } };
 
-const DESCRIPTORS: Record<string, string> = {
+const DESCRIPTORS = table<string>({
   '@yearly': '0 0 1 1 *',
   '@annually': '0 0 1 1 *',
   '@monthly': '0 0 1 * *',
@@ -34,10 +35,10 @@ const DESCRIPTORS: Record<string, string> = {
   '@daily': '0 0 * * *',
   '@midnight': '0 0 * * *',
   '@hourly': '0 * * * *',
-};
+});
 
 function value(expr: string, b: Bounds): number {
-  const named = b.names?.[expr.toLowerCase()];
+  const named = own(b.names, expr.toLowerCase());
   if (named !== undefined) return named;
   if (!/^\d+$/.test(expr)) throw new Error(`failed to parse int from ${expr}`);
   return Number(expr);

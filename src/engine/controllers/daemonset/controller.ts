@@ -16,19 +16,21 @@ import { isAlreadyExists, isNotFound } from '../../client/errors';
 import type { EventRecorder } from '../../client/events';
 import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { CONTROLLERREVISIONS, DAEMONSETS, NODES, PODS } from '../../client/resources';
-import type { Node } from '../../scheduler/api';
-import { controllerOf } from '../controller-ref-manager';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
-import { cachedController } from '../owner-lookup';
-import { ControllerExpectations } from '../replicaset/expectations';
-import { isPodAvailable, isPodReady } from '../replicaset/pod-status';
-import type { Pod } from '../replicaset/types';
-import { slowStartBatch } from '../replicaset/slow-start';
-import { newRevision, revisionData, revisionHash, sameData } from './history';
+import type { Node } from '../util/types/node';
+import { controllerOf } from '../util/controller-ref-manager';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import { cachedController } from '../util/owner-lookup';
+import { ControllerExpectations } from '../util/expectations';
+import { isPodAvailable, isPodReady } from '../util/pod-status';
+import type { Pod } from '../util/types/workload';
+import { slowStartBatch } from '../util/slow-start';
+import { newRevision, revisionData, revisionHash } from './history';
 import { daemonPod, daemonPodSpec } from './pod-template';
 import { nodeShouldRunDaemonPod } from './predicates';
 import { maxUnavailable, oldPodsToDelete } from './rolling';
-import { CONTROLLER_REVISION_HASH_LABEL, type ControllerRevision, type DaemonSet, type DaemonSetStatus } from './types';
+import { sameData, type ControllerRevision } from '../util/history';
+import { CONTROLLER_REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus } from './types';
+import { own } from '../../api/own';
 
 export const DAEMONSET_CONTROLLER_ACCOUNT = 'daemon-set-controller';
 
@@ -293,7 +295,7 @@ export class DaemonSetController {
     const before = (ds.status ?? {}) as Record<string, unknown>;
     const after = status as unknown as Record<string, unknown>;
     const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-    if ([...keys].some((k) => before[k] !== after[k])) {
+    if ([...keys].some((k) => own(before, k) !== own(after, k))) {
       await ctx.client.resource<DaemonSet>(DAEMONSETS, ds.metadata.namespace).updateStatus({ ...ds, status });
     }
     return requeue;

@@ -6,8 +6,8 @@
  */
 import type { JsonObject, OwnerReference } from '../../api/types';
 import { deepCopy } from '../../client/clone';
-import type { Toleration } from '../../scheduler/api';
-import type { Pod } from '../replicaset/types';
+import type { Toleration } from '../../component-helpers/scheduling/types';
+import type { Pod } from '../util/types/workload';
 import { CONTROLLER_REVISION_HASH_LABEL, POD_TEMPLATE_GENERATION_LABEL, type DaemonSet } from './types';
 
 const DAEMON_TOLERATIONS: readonly Toleration[] = [

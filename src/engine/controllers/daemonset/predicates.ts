@@ -4,9 +4,10 @@
  * already there may keep running on a node whose only untolerated taints are NoSchedule.
  */
 import type { JsonObject } from '../../api/types';
-import type { Node, Pod as SchedulerPod, Taint, Toleration } from '../../scheduler/api';
-import { RequiredNodeAffinity } from '../../scheduler/plugins/helpers/node-affinity';
-import { toleratesTaint } from '../../scheduler/plugins/helpers/taints';
+import type { NodeAffinityPod, Taint, Toleration } from '../../component-helpers/scheduling/types';
+import type { Node } from '../util/types/node';
+import { RequiredNodeAffinity } from '../../component-helpers/scheduling/node-affinity';
+import { toleratesTaint } from '../../component-helpers/scheduling/taints';
 
 export interface NodeVerdict {
   shouldRun: boolean;
@@ -15,7 +16,7 @@ export interface NodeVerdict {
 
 export function nodeShouldRunDaemonPod(podSpec: JsonObject, node: Node): NodeVerdict {
   const name = node.metadata.name ?? '';
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: '', namespace: '', uid: '' }, spec: podSpec } as unknown as SchedulerPod;
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: '', namespace: '', uid: '' }, spec: podSpec } as unknown as NodeAffinityPod;
   if (!new RequiredNodeAffinity(pod).matches(name, node.metadata.labels ?? {})) return { shouldRun: false, shouldContinueRunning: false };
   const tolerations = (Array.isArray(podSpec.tolerations) ? podSpec.tolerations : []) as unknown as Toleration[];
   const untolerated = (effects: readonly string[]): boolean =>

@@ -4,8 +4,8 @@
  * that are not available anyway are replaced at once.
  */
 import { getScaledValueFromIntOrPercent, IntOrStringError } from '../../api/intstr';
-import { isPodAvailable } from '../replicaset/pod-status';
-import type { Pod } from '../replicaset/types';
+import { isPodAvailable } from '../util/pod-status';
+import type { Pod } from '../util/types/workload';
 import { CONTROLLER_REVISION_HASH_LABEL, type DaemonSet } from './types';
 
 export function maxUnavailable(ds: DaemonSet, desired: number): number {

@@ -1,7 +1,7 @@
-/** The apps/v1 DaemonSet and ControllerRevision as the DaemonSet controller reads and writes them. */
+/** The apps/v1 DaemonSet as the DaemonSet controller reads and writes them. */
 import type { LabelSelector } from '../../api/labels';
-import type { JsonObject, KubeObject } from '../../api/types';
-import type { PodTemplateSpec } from '../replicaset/types';
+import type { KubeObject } from '../../api/types';
+import type { PodTemplateSpec } from '../util/types/workload';
 
 export interface DaemonSetStatus {
   currentNumberScheduled: number;
@@ -24,11 +24,6 @@ export interface DaemonSet extends KubeObject {
     revisionHistoryLimit?: number;
   };
   status?: DaemonSetStatus;
-}
-
-export interface ControllerRevision extends KubeObject {
-  data?: JsonObject;
-  revision: number;
 }
 
 export const CONTROLLER_REVISION_HASH_LABEL = 'controller-revision-hash';

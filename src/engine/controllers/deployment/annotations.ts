@@ -4,7 +4,7 @@
  * ReplicaSet (desired-replicas, max-replicas), which proportional scaling reads back.
  */
 import { goQuote } from '../../api/gofmt';
-import { specReplicas, type ReplicaSet } from '../replicaset/types';
+import { specReplicas, type ReplicaSet } from '../util/types/workload';
 import { maxSurge } from './strategy';
 import {
   DESIRED_REPLICAS_ANNOTATION,
@@ -16,6 +16,7 @@ import {
   deploymentReplicas,
   type Deployment,
 } from './types';
+import { own, setOwn } from '../../api/own';
 
 /** The revision-history annotation stays within this many characters, dropping the oldest. */
 export const MAX_REV_HISTORY_LENGTH_IN_CHARS = 2000;
@@ -78,8 +79,8 @@ function copyDeploymentAnnotations(d: Deployment, rs: ReplicaSet): boolean {
   const annotations = (rs.metadata.annotations ??= {});
   let changed = false;
   for (const [k, v] of Object.entries(d.metadata.annotations ?? {})) {
-    if (SKIPPED.has(k) || annotations[k] === v) continue;
-    annotations[k] = v;
+    if (SKIPPED.has(k) || own(annotations, k) === v) continue;
+    setOwn(annotations, k, v);
     changed = true;
   }
   return changed;
@@ -151,8 +152,8 @@ export function replicasAnnotationsNeedUpdate(rs: ReplicaSet, desired: number, m
 /** A rollback copies the target ReplicaSet's annotations back onto the Deployment. */
 export function setDeploymentAnnotationsTo(d: Deployment, rs: ReplicaSet): void {
   const kept: Record<string, string> = {};
-  for (const [k, v] of Object.entries(d.metadata.annotations ?? {})) if (SKIPPED.has(k)) kept[k] = v;
-  for (const [k, v] of Object.entries(rs.metadata.annotations ?? {})) if (!SKIPPED.has(k)) kept[k] = v;
+  for (const [k, v] of Object.entries(d.metadata.annotations ?? {})) if (SKIPPED.has(k)) setOwn(kept, k, v);
+  for (const [k, v] of Object.entries(rs.metadata.annotations ?? {})) if (!SKIPPED.has(k)) setOwn(kept, k, v);
   d.metadata.annotations = kept;
 }
 
@@ -169,7 +170,7 @@ export const getMaxReplicasAnnotation = (rs: ReplicaSet): number | undefined => 
 
 /** strconv.ParseUint(v, 10, 31): a value in [0, MaxInt32], or undefined when missing or malformed. */
 export function nonNegativeInt32Annotation(rs: ReplicaSet, key: string): number | undefined {
-  const v = rs.metadata.annotations?.[key];
+  const v = own(rs.metadata.annotations, key);
   if (v === undefined || !/^[0-9]+$/.test(v)) return undefined;
   const n = BigInt(v);
   return n <= 2147483647n ? Number(n) : undefined;

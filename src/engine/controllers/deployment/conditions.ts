@@ -1,5 +1,5 @@
 /** Deployment conditions: upstream's Set/Get/Remove semantics (a same-status set keeps lastTransitionTime). */
-import type { ConditionStatus, ReplicaSetCondition } from '../replicaset/types';
+import type { ConditionStatus, ReplicaSetCondition } from '../util/types/workload';
 import type { DeploymentCondition, DeploymentStatus } from './types';
 
 export function newCondition(type: string, status: ConditionStatus, reason: string, message: string, now: string): DeploymentCondition {

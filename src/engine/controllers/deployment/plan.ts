@@ -5,8 +5,8 @@
  * The control loop then sends the writes in order and stops at the first failure, as upstream
  * returns at its first error.
  */
-import { rfc3339 } from '../replicaset/time';
-import type { ReplicaSet } from '../replicaset/types';
+import { rfc3339 } from '../../api/time';
+import type { ReplicaSet } from '../util/types/workload';
 import type { Deployment } from './types';
 
 export type EventType = 'Normal' | 'Warning';

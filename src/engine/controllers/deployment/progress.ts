@@ -5,12 +5,12 @@
  * deadline passes.
  */
 import { goQuote } from '../../api/gofmt';
-import type { ReplicaSet } from '../replicaset/types';
+import type { ReplicaSet } from '../util/types/workload';
 import { getCondition, newCondition, removeCondition, replicaSetToDeploymentCondition, setCondition } from './conditions';
 import type { Plan } from './plan';
 import { calculateStatus, statusEqual } from './sync';
 import { deploymentComplete, deploymentProgressing, deploymentTimedOut, hasProgressDeadline } from './strategy';
-import { timeMs } from '../replicaset/time';
+import { timeMs } from '../../api/time';
 import { PROGRESSING, REPLICA_FAILURE, Reason, type Deployment, type DeploymentCondition, type DeploymentStatus } from './types';
 
 export function syncRolloutStatus(plan: Plan, allRSs: readonly (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined, d: Deployment): void {

@@ -3,7 +3,7 @@
  * ReplicaSet grows or shrinks by its share, judged from the max-replicas annotation the last
  * scaling left on it.
  */
-import { specReplicas, type ReplicaSet } from '../replicaset/types';
+import { specReplicas, type ReplicaSet } from '../util/types/workload';
 import { getMaxReplicasAnnotation } from './annotations';
 import { maxSurge } from './strategy';
 import { deploymentReplicas, type Deployment } from './types';

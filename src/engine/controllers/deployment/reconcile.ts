@@ -3,7 +3,7 @@
  * it owns after adoption and their pods: status only while it is being deleted, scaling only
  * while paused or resized, otherwise a rollback or a step of its strategy.
  */
-import type { ReplicaSet } from '../replicaset/types';
+import type { ReplicaSet } from '../util/types/workload';
 import { Plan } from './plan';
 import { rolloutRecreate, type PodMap } from './recreate';
 import { rollback } from './rollback';

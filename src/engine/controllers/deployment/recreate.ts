@@ -2,7 +2,7 @@
  * Recreate (recreate.go): scale every old ReplicaSet to zero, wait until none of their pods is
  * still running, and only then create and scale up the new ReplicaSet.
  */
-import type { Pod, ReplicaSet } from '../replicaset/types';
+import type { Pod, ReplicaSet } from '../util/types/workload';
 import type { Plan } from './plan';
 import { syncRolloutStatus } from './progress';
 import { actualReplicaCount, filterActive } from './replica-sets';

@@ -2,10 +2,10 @@
  * A Deployment's ReplicaSets: which one runs the current template, the old ones, their orderings
  * (controller_utils.go) and the replica counts summed over them (deployment_util.go).
  */
-import { specReplicas, type ReplicaSet } from '../replicaset/types';
+import { specReplicas, type ReplicaSet } from '../util/types/workload';
 import { getDesiredReplicasAnnotation, revision } from './annotations';
-import { timeMs } from '../replicaset/time';
-import { equalIgnoreHash } from './template';
+import { timeMs } from '../../api/time';
+import { equalIgnoreHash } from '../util/template-hash';
 import { deploymentReplicas, type Deployment } from './types';
 
 /** ReplicaSetsByCreationTimestamp: oldest first, then by name. */

@@ -5,11 +5,11 @@
  * template directly, which is the same rollout without this step.)
  */
 import { goQuote } from '../../api/gofmt';
-import type { ReplicaSet } from '../replicaset/types';
+import type { ReplicaSet } from '../util/types/workload';
 import { lastRevision, revision, RevisionError, setDeploymentAnnotationsTo } from './annotations';
 import type { Plan } from './plan';
 import { getAllReplicaSetsAndSyncRevision, rollbackRevision } from './sync';
-import { equalIgnoreHash } from './template';
+import { equalIgnoreHash } from '../util/template-hash';
 import { POD_TEMPLATE_HASH_LABEL, Reason, ROLLBACK_TO_ANNOTATION, type Deployment } from './types';
 
 export function rollback(plan: Plan, d: Deployment, rsList: readonly ReplicaSet[]): void {

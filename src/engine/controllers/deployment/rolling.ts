@@ -3,7 +3,7 @@
  * old ones as far as maxUnavailable allows, unhealthy old pods first. One step per sync; the
  * ReplicaSet and pod events that follow bring the next sync.
  */
-import { specReplicas, type ReplicaSet } from '../replicaset/types';
+import { specReplicas, type ReplicaSet } from '../util/types/workload';
 import type { Plan } from './plan';
 import { syncRolloutStatus } from './progress';
 import { availableReplicaCount, byCreationTimestamp, filterActive, replicaCount } from './replica-sets';

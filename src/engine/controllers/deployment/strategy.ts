@@ -6,10 +6,10 @@
 import { getScaledValueFromIntOrPercent, IntOrStringError, type IntOrString } from '../../api/intstr';
 import { getCondition } from './conditions';
 import { deploymentReplicas, MAX_INT32, Reason, RECREATE, ROLLING_UPDATE, PROGRESSING, type Deployment, type DeploymentStatus } from './types';
-import type { ReplicaSet } from '../replicaset/types';
-import { specReplicas } from '../replicaset/types';
+import type { ReplicaSet } from '../util/types/workload';
+import { specReplicas } from '../util/types/workload';
 import { replicaCount } from './replica-sets';
-import { timeMs } from '../replicaset/time';
+import { timeMs } from '../../api/time';
 
 export const isRollingUpdate = (d: Deployment): boolean => d.spec.strategy?.type === ROLLING_UPDATE;
 

@@ -5,8 +5,8 @@
  */
 import { goQuote } from '../../api/gofmt';
 import type { LabelSelector } from '../../api/labels';
-import { deepEqual } from '../replicaset/deep-equal';
-import { specReplicas, type ReplicaSet } from '../replicaset/types';
+import { deepEqual } from '../../api/deep-equal';
+import { specReplicas, type ReplicaSet } from '../util/types/workload';
 import {
   MAX_REV_HISTORY_LENGTH_IN_CHARS,
   maxRevision,
@@ -35,7 +35,7 @@ import {
   terminatingReplicaCount,
 } from './replica-sets';
 import { hasProgressDeadline, hasRevisionHistoryLimit, isRollingUpdate, maxSurge, maxUnavailable, newRSNewReplicas, UnsupportedStrategyError } from './strategy';
-import { computeHash, equalIgnoreHash } from './template';
+import { computeHash, equalIgnoreHash } from '../util/template-hash';
 import {
   AVAILABLE,
   POD_TEMPLATE_HASH_LABEL,
@@ -47,6 +47,7 @@ import {
   type Deployment,
   type DeploymentStatus,
 } from './types';
+import { setOwn } from '../../api/own';
 
 /** A sync that cannot go on for a reason found while planning; the loop retries with backoff. */
 export class SyncError extends Error {}
@@ -331,7 +332,7 @@ export function calculateStatus(allRSs: readonly (ReplicaSet | undefined)[], new
 /** Go's omitempty: zero counts are not written. */
 function omitZeros(counts: Record<string, number>): DeploymentStatus {
   const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(counts)) if (v !== 0) out[k] = v;
+  for (const [k, v] of Object.entries(counts)) if (v !== 0) setOwn(out, k, v);
   return out as DeploymentStatus;
 }
 

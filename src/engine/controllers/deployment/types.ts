@@ -5,7 +5,7 @@
 import type { IntOrString } from '../../api/intstr';
 import type { LabelSelector } from '../../api/labels';
 import type { KubeObject } from '../../api/types';
-import type { ConditionStatus, PodTemplateSpec } from '../replicaset/types';
+import type { ConditionStatus, PodTemplateSpec } from '../util/types/workload';
 
 export interface DeploymentCondition {
   type: string;
@@ -50,7 +50,7 @@ export interface Deployment extends KubeObject {
 export const RECREATE = 'Recreate';
 export const ROLLING_UPDATE = 'RollingUpdate';
 
-export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
+export { POD_TEMPLATE_HASH_LABEL } from '../util/types/workload';
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
 export const REVISION_HISTORY_ANNOTATION = 'deployment.kubernetes.io/revision-history';

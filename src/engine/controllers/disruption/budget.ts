@@ -7,10 +7,11 @@
 import { getScaledValueFromIntOrPercent, IntOrStringError, type IntOrString } from '../../api/intstr';
 import { goQuote } from '../../api/gofmt';
 import type { OwnerReference } from '../../api/types';
-import { controllerOf } from '../controller-ref-manager';
-import { timeMs } from '../replicaset/time';
+import { controllerOf } from '../util/controller-ref-manager';
+import { timeMs } from '../../api/time';
 import { conditionsAreUpToDate, disruptionAllowedCondition, setStatusCondition, SYNC_FAILED } from './conditions';
 import { DISRUPTION_ALLOWED, type Pod, type PodDisruptionBudget, type PodDisruptionBudgetStatus } from './types';
+import { own, setOwn } from '../../api/own';
 
 /** DeletionTimeout: how long an eviction's disruptedPods entry waits for the pod's deletion to show. */
 export const DELETION_TIMEOUT_MS = 2 * 60_000;
@@ -83,7 +84,7 @@ export function countHealthyPods(pods: readonly Pod[], disruptedPods: Readonly<R
   let healthy = 0;
   for (const pod of pods) {
     if (pod.metadata.deletionTimestamp) continue;
-    const disrupted = disruptedPods[pod.metadata.name ?? ''];
+    const disrupted = own(disruptedPods, pod.metadata.name ?? '');
     if (disrupted !== undefined && timeMs(disrupted) + DELETION_TIMEOUT_MS > nowMs) continue;
     if (isPodReady(pod)) healthy++;
   }
@@ -107,7 +108,7 @@ export function buildDisruptedPodMap(pods: readonly Pod[], pdb: PodDisruptionBud
   for (const pod of pods) {
     if (pod.metadata.deletionTimestamp) continue;
     const name = pod.metadata.name ?? '';
-    const at = previous[name];
+    const at = own(previous, name);
     if (at === undefined) continue;
     const expectedDeletion = timeMs(at) + DELETION_TIMEOUT_MS;
     if (expectedDeletion < nowMs) {
@@ -115,14 +116,14 @@ export function buildDisruptedPodMap(pods: readonly Pod[], pdb: PodDisruptionBud
       continue;
     }
     if (result.recheckAtMs === undefined || expectedDeletion < result.recheckAtMs) result.recheckAtMs = expectedDeletion;
-    result.disruptedPods[name] = at;
+    setOwn(result.disruptedPods, name, at);
   }
   return result;
 }
 
 function sameEntries(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>>): boolean {
   const ak = Object.keys(a ?? {});
-  return ak.length === Object.keys(b).length && ak.every((k) => a![k] === b[k]);
+  return ak.length === Object.keys(b).length && ak.every((k) => a![k] === own(b, k));
 }
 
 export interface Counts {

@@ -18,7 +18,7 @@ import { isConflict } from '../../client/errors';
 import type { EventRecorder } from '../../client/events';
 import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { DEPLOYMENTS, PODDISRUPTIONBUDGETS, PODS, REPLICASETS, REPLICATIONCONTROLLERS, STATEFULSETS } from '../../client/resources';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
 import { buildDisruptedPodMap, countHealthyPods, expectedPodCount, failSafeStatus, nextStatus, type ExpectedPods } from './budget';
 import { scaleFinders, type WorkloadCaches } from './finders';
 import { labelSelectorString } from './selector-string';

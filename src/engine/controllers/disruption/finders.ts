@@ -10,8 +10,8 @@ import type { OwnerReference } from '../../api/types';
 import type { Client } from '../../client/client';
 import { isNotFound } from '../../client/errors';
 import type { Indexer } from '../../client/informer';
-import { controllerOf } from '../controller-ref-manager';
-import { cachedOwner } from '../owner-lookup';
+import { controllerOf } from '../util/controller-ref-manager';
+import { cachedOwner } from '../util/owner-lookup';
 import type { ControllerScale, ScaleFinder } from './budget';
 import type { Workload } from './types';
 

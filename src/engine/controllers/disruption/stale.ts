@@ -4,7 +4,7 @@
  * so the controller turns the condition to False. Conditions the kubelet set, and those of pods
  * that already finished, are left alone.
  */
-import { timeMs } from '../replicaset/time';
+import { timeMs } from '../../api/time';
 import { DISRUPTION_TARGET, type Pod, type PodCondition } from './types';
 
 /** stalePodDisruptionTimeout. */

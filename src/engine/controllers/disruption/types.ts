@@ -34,18 +34,7 @@ export interface PodDisruptionBudget extends KubeObject {
   status?: PodDisruptionBudgetStatus;
 }
 
-export interface PodCondition {
-  type: string;
-  status: string;
-  lastProbeTime?: string | null;
-  lastTransitionTime?: string | null;
-  reason?: string;
-  message?: string;
-}
-
-export interface Pod extends KubeObject {
-  status?: { phase?: string; conditions?: PodCondition[]; [key: string]: unknown };
-}
+export type { Pod, PodCondition } from '../../api/generated/core-v1';
 
 /** A Deployment, ReplicaSet, StatefulSet or ReplicationController: only its scale matters here. */
 export interface Workload extends KubeObject {

@@ -14,10 +14,10 @@ import { isForbidden, isNotFound } from '../../client/errors';
 import type { EventRecorder } from '../../client/events';
 import { metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { ENDPOINTS, PODS, SERVICES } from '../../client/resources';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
-import { podServicesHandler } from '../endpointslice/pod-services';
-import { TriggerTimeTracker } from '../endpointslice/trigger-time';
-import type { Pod, Service } from '../endpointslice/types';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import { podServicesHandler } from '../util/endpoint/pod-services';
+import { TriggerTimeTracker } from '../util/endpoint/trigger-time';
+import type { Pod, Service } from '../util/types/endpoint';
 import { planEndpoints } from './plan';
 import type { Endpoints } from './types';
 

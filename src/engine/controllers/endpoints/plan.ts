@@ -5,10 +5,11 @@
  * annotation already match.
  */
 import { deepCopy } from '../../client/clone';
-import { isServiceIPSet } from '../endpointslice/slice';
-import { ANNOTATION_TRIGGER_TIME, LABEL_HEADLESS, type Pod, type Service } from '../endpointslice/types';
+import { isServiceIPSet } from '../util/endpoint/service';
+import { ANNOTATION_TRIGGER_TIME, LABEL_HEADLESS, type Pod, type Service } from '../util/types/endpoint';
 import { buildSubsets, capacityAnnotationCorrect, truncateSubsets } from './subsets';
 import { ANNOTATION_OVER_CAPACITY, type EndpointSubset, type Endpoints } from './types';
+import { setOwn } from '../../api/own';
 
 export type EndpointsPlan = { verb: 'none' } | { verb: 'create' | 'update'; endpoints: Endpoints };
 
@@ -30,7 +31,7 @@ function sameSubsets(a: readonly EndpointSubset[] | undefined, b: readonly Endpo
 
 function sorted(rec: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of Object.keys(rec).sort()) out[k] = rec[k]!;
+  for (const k of Object.keys(rec).sort()) setOwn(out, k, rec[k]!);
   return out;
 }
 

@@ -6,8 +6,8 @@
  * ports sort by name and number and subsets by their first address, which is as stable.
  */
 import { parseIPSloppy, isIPv4 } from '../../api/ip';
-import { findPort, isPodReady, shouldPodBeInEndpoints, shouldSetHostname } from '../endpointslice/pod';
-import type { Pod, Service } from '../endpointslice/types';
+import { findPort, isPodReady, shouldPodBeInEndpoints, shouldSetHostname } from '../util/endpoint/pod';
+import type { Pod, Service } from '../util/types/endpoint';
 import { ANNOTATION_OVER_CAPACITY, MAX_CAPACITY, type EndpointAddress, type EndpointPort, type EndpointSubset } from './types';
 
 /** The pod's address in the Service's primary IP family, if it has one. */

@@ -1,6 +1,6 @@
 /** The core/v1 Endpoints object as the legacy Endpoints controller writes it (fields in Go's order). */
 import type { KubeObject } from '../../api/types';
-import type { ObjectReference } from '../endpointslice/types';
+import type { ObjectReference } from '../util/types/endpoint';
 
 export interface EndpointAddress {
   ip: string;

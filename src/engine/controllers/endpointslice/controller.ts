@@ -15,12 +15,12 @@ import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../
 import type { EventRecorder } from '../../client/events';
 import { deletedObject, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { ENDPOINTSLICES, NODES, PODS, SERVICES } from '../../client/resources';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
-import { podServicesHandler } from './pod-services';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import { podServicesHandler } from '../util/endpoint/pod-services';
 import { reconcileSlices, type SliceAction } from './reconciler';
 import { EndpointSliceTracker } from './tracker';
-import { TriggerTimeTracker } from './trigger-time';
-import { CONTROLLER_NAME, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, MAX_ENDPOINTS_PER_SLICE, type EndpointSlice, type Node, type Pod, type Service } from './types';
+import { TriggerTimeTracker } from '../util/endpoint/trigger-time';
+import { CONTROLLER_NAME, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, MAX_ENDPOINTS_PER_SLICE, type EndpointSlice, type Node, type Pod, type Service } from '../util/types/endpoint';
 
 /** The identity the controller runs as (kube-system service account). */
 export const ENDPOINTSLICE_CONTROLLER_ACCOUNT = 'endpointslice-controller';

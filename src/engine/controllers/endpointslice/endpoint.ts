@@ -6,8 +6,8 @@
  * an endpoint in place when only its conditions or topology change.
  */
 import { ipString, isIPv4, parseIPSloppy } from '../../api/ip';
-import { findPort, isPodReady, shouldSetHostname } from './pod';
-import { LABEL_TOPOLOGY_ZONE, type Endpoint, type EndpointPort, type Node, type Pod, type Service } from './types';
+import { findPort, isPodReady, shouldSetHostname } from '../util/endpoint/pod';
+import { LABEL_TOPOLOGY_ZONE, type Endpoint, type EndpointPort, type Node, type Pod, type Service } from '../util/types/endpoint';
 
 export function endpointAddresses(pod: Pod, addressType: string): string[] {
   const out: string[] = [];

@@ -12,7 +12,7 @@
 import { deepCopy } from '../../client/clone';
 import { endpointKey, endpointsEqualBeyondKey } from './endpoint';
 import { newEndpointSlice, sliceLabels, sliceToFill } from './slice';
-import type { Endpoint, EndpointPort, EndpointSlice, Service } from './types';
+import type { Endpoint, EndpointPort, EndpointSlice, Service } from '../util/types/endpoint';
 
 export interface PortMappingPlan {
   create: EndpointSlice[];

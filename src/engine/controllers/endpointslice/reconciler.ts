@@ -10,9 +10,10 @@
  */
 import { podToEndpoint, endpointKey, endpointPorts, portMapKey } from './endpoint';
 import { placeEndpoints } from './placement';
-import { shouldPodBeInEndpoints } from './pod';
+import { shouldPodBeInEndpoints } from '../util/endpoint/pod';
 import { addressTypesForService, newEndpointSlice, ownedBy } from './slice';
-import { ANNOTATION_TRIGGER_TIME, type Endpoint, type EndpointPort, type EndpointSlice, type Node, type Pod, type Service } from './types';
+import { ANNOTATION_TRIGGER_TIME, type Endpoint, type EndpointPort, type EndpointSlice, type Node, type Pod, type Service } from '../util/types/endpoint';
+import { own } from '../../api/own';
 
 export interface ReconcileInput {
   service: Service;
@@ -118,7 +119,7 @@ function isPlaceholder(slice: EndpointSlice, placeholder: EndpointSlice): boolea
   return (
     slice.metadata.namespace === placeholder.metadata.namespace &&
     Object.keys(a).length === Object.keys(b).length &&
-    Object.keys(a).every((k) => b[k] === a[k]) &&
+    Object.keys(a).every((k) => own(b, k) === a[k]) &&
     slice.addressType === placeholder.addressType &&
     (slice.endpoints ?? []).length === 0 &&
     (slice.ports ?? []).length === 0

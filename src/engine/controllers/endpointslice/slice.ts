@@ -13,14 +13,11 @@ import {
   type EndpointPort,
   type EndpointSlice,
   type Service,
-} from './types';
+} from '../util/types/endpoint';
+import { setOwn } from '../../api/own';
+import { isServiceIPSet } from '../util/endpoint/service';
 
 const RESERVED_LABELS = new Set([LABEL_SERVICE_NAME, LABEL_MANAGED_BY, LABEL_HEADLESS]);
-
-export function isServiceIPSet(service: Service): boolean {
-  const ip = service.spec?.clusterIP ?? '';
-  return ip !== 'None' && ip !== '';
-}
 
 /** "<service>-" when that is a valid prefix, so generated names read "web-x7k2p". */
 export function slicePrefix(serviceName: string): string {
@@ -30,7 +27,7 @@ export function slicePrefix(serviceName: string): string {
 
 function sortedRecord(rec: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of Object.keys(rec).sort()) out[k] = rec[k]!;
+  for (const k of Object.keys(rec).sort()) setOwn(out, k, rec[k]!);
   return out;
 }
 
@@ -40,9 +37,9 @@ function sortedRecord(rec: Record<string, string>): Record<string, string> {
  */
 export function sliceLabels(slice: EndpointSlice | undefined, service: Service, controllerName: string): { labels: Record<string, string>; changed: boolean } {
   const current: Record<string, string> = {};
-  for (const [k, v] of Object.entries(slice?.metadata.labels ?? {})) if (!RESERVED_LABELS.has(k)) current[k] = v;
+  for (const [k, v] of Object.entries(slice?.metadata.labels ?? {})) if (!RESERVED_LABELS.has(k)) setOwn(current, k, v);
   const wanted: Record<string, string> = {};
-  for (const [k, v] of Object.entries(service.metadata.labels ?? {})) if (!RESERVED_LABELS.has(k)) wanted[k] = v;
+  for (const [k, v] of Object.entries(service.metadata.labels ?? {})) if (!RESERVED_LABELS.has(k)) setOwn(wanted, k, v);
   const changed = !sameRecord(current, wanted);
   if (!isServiceIPSet(service)) wanted[LABEL_HEADLESS] = '';
   wanted[LABEL_SERVICE_NAME] = service.metadata.name ?? '';

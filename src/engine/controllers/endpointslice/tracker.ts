@@ -4,7 +4,7 @@
  * needed) from changes made by others (sync), and detects a cache that has not caught up with
  * the controller's writes yet (the sync fails and is retried).
  */
-import { LABEL_SERVICE_NAME, type EndpointSlice, type Service } from './types';
+import { LABEL_SERVICE_NAME, type EndpointSlice, type Service } from '../util/types/endpoint';
 
 const DELETION_EXPECTED = -1;
 

@@ -20,7 +20,7 @@ import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../
 import { isConflict, isNotFound } from '../../client/errors';
 import type { EventRecorder } from '../../client/events';
 import { deletedObject, type DeletedFinalStateUnknown } from '../../client/informer';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
 import {
   blocksOwner,
   decideDeletion,

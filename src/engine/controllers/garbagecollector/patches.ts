@@ -13,7 +13,7 @@ export function deleteOwnerReferencesPatch(dependentUid: string, ownerUids: read
 /** Every blocking reference of the object, with blockOwnerDeletion turned off. */
 export function unblockOwnerReferencesPatch(obj: KubeObject): JsonObject {
   const refs = (obj.metadata.ownerReferences ?? []).filter((r) => r.blockOwnerDeletion === true).map((r) => ({ ...r, blockOwnerDeletion: false }));
-  return { metadata: { ownerReferences: refs as unknown as JsonObject[], uid: obj.metadata.uid ?? '' } };
+  return { metadata: { ownerReferences: refs, uid: obj.metadata.uid ?? '' } };
 }
 
 /** The finalizers without `finalizer`, or undefined when it is not there. */

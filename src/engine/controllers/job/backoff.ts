@@ -3,7 +3,7 @@
  * wait 10 s, doubling per further failure up to 10 minutes, counted from the last failure.
  */
 import { finishedTime } from './pods';
-import type { Pod } from './types';
+import type { Pod } from '../util/types/job';
 
 export const DEFAULT_POD_FAILURE_BACKOFF_MS = 10_000;
 export const MAX_POD_FAILURE_BACKOFF_MS = 10 * 60_000;

@@ -3,7 +3,7 @@
  * first gets SuccessCriteriaMet, and Complete once its pods are accounted for and gone; one that
  * fails first gets FailureTarget, then Failed, each with the same reason and message.
  */
-import type { Job, JobCondition } from './types';
+import type { Job, JobCondition } from '../util/types/job';
 
 export const REASON_COMPLETIONS_REACHED = 'CompletionsReached';
 export const MESSAGE_COMPLETIONS_REACHED = 'Reached expected number of succeeded pods';

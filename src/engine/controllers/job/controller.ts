@@ -1,10 +1,14 @@
 /**
- * The Job controller (pkg/controller/job), for NonIndexed Jobs: it keeps min(parallelism,
- * remaining completions) pods running (new pods wait out the failure backoff), counts finished
+ * The Job controller (pkg/controller/job), for NonIndexed and Indexed Jobs (indexed.ts: one pod
+ * per pending completion index, succeeded indexes in status.completedIndexes): it keeps
+ * min(parallelism, remaining completions) pods running (new pods wait out the failure backoff), counts finished
  * pods through status.uncountedTerminatedPods before it lets go of their job-tracking finalizer,
- * and finishes the Job: SuccessCriteriaMet then Complete ("Job completed"), or FailureTarget
- * then Failed when more pods failed than backoffLimit allows ("Job has reached the specified
- * backoff limit") or activeDeadlineSeconds ran out. A suspended Job has its pods deleted.
+ * and finishes the Job: SuccessCriteriaMet then Complete ("Job completed") when the completions
+ * are reached or (Indexed) a success policy rule matches (SuccessPolicy, policies.ts); or
+ * FailureTarget then Failed when a failed pod matches a FailJob rule of the pod failure policy
+ * (PodFailurePolicy; Ignore rules keep failures from counting), more pods failed than
+ * backoffLimit allows ("Job has reached the specified backoff limit") or activeDeadlineSeconds
+ * ran out. A suspended Job has its pods deleted.
  *
  * Runs as system:serviceaccount:kube-system:job-controller; events come from "job-controller".
  */
@@ -15,11 +19,11 @@ import { isNotFound } from '../../client/errors';
 import type { EventRecorder } from '../../client/events';
 import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { JOBS, PODS } from '../../client/resources';
-import { controllerOf } from '../controller-ref-manager';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
-import { cachedController } from '../owner-lookup';
-import { ControllerExpectations } from '../replicaset/expectations';
-import { slowStartBatch } from '../replicaset/slow-start';
+import { controllerOf } from '../util/controller-ref-manager';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import { cachedController } from '../util/owner-lookup';
+import { ControllerExpectations } from '../util/expectations';
+import { slowStartBatch } from '../util/slow-start';
 import { nextBackoffRecord, remainingBackoffMs, type BackoffRecord } from './backoff';
 import {
   ensureCondition,
@@ -34,7 +38,10 @@ import {
   REASON_DEADLINE_EXCEEDED,
 } from './conditions';
 import { hasTrackingFinalizer, isActive, isPodFailed, isReady, isTerminating, pastBackoffLimitOnFailure, podFromTemplate, removeTrackingFinalizerPatch } from './pods';
-import type { Job, JobCondition, JobStatus, Pod } from './types';
+import type { Job, JobCondition, JobStatus, Pod } from '../util/types/job';
+import { failJobMessage, matchPodFailurePolicy, matchSuccessPolicy, REASON_POD_FAILURE_POLICY, REASON_SUCCESS_POLICY } from './policies';
+import { failedIndexesOf, hasBackoffLimitPerIndex, MESSAGE_FAILED_INDEXES, MESSAGE_MAX_FAILED_INDEXES_EXCEEDED, podBeingReplaced, REASON_FAILED_INDEXES, REASON_MAX_FAILED_INDEXES_EXCEEDED, withIndexFailureCounts } from './per-index';
+import { completionIndex, duplicatedIndexPods, firstPendingIndexes, formatIntervals, has, isIndexedJob, parseIntervals, total, withCompletionIndex, withIndexes, type Interval } from './indexed';
 
 export const JOB_CONTROLLER_ACCOUNT = 'job-controller';
 
@@ -153,8 +160,15 @@ export class JobController {
     const uncountedFailed = new Set(status.uncountedTerminatedPods.failed ?? []);
     const fresh = (p: Pod): boolean => hasTrackingFinalizer(p) && !uncountedSucceeded.has(p.metadata.uid ?? '') && !uncountedFailed.has(p.metadata.uid ?? '');
     const newSucceeded = pods.filter((p) => fresh(p) && p.status?.phase === 'Succeeded');
-    const newFailed = pods.filter((p) => fresh(p) && isPodFailed(p, job));
-    const succeeded = (status.succeeded ?? 0) + newSucceeded.length + uncountedSucceeded.size;
+    // With a pod failure policy, failures its Ignore rules match are not counted (nonIgnoredFailedPodsCount).
+    const counts = (p: Pod): boolean => !job.spec.podFailurePolicy || matchPodFailurePolicy(job.spec.podFailurePolicy, p).count;
+    const newFailed = pods.filter((p) => fresh(p) && isPodFailed(p, job) && counts(p));
+    // An Indexed Job counts succeeded indexes (calculateSucceededIndexes), not pods.
+    const indexed = isIndexedJob(job);
+    const completionsOf = typeof job.spec.completions === 'number' ? job.spec.completions : 0;
+    const prevIndexes = indexed ? parseIntervals(status.completedIndexes, completionsOf) : [];
+    const succeededIndexes = indexed ? withIndexes(prevIndexes, succeededIndexesOf(pods, completionsOf)) : [];
+    const succeeded = indexed ? total(succeededIndexes) : (status.succeeded ?? 0) + newSucceeded.length + uncountedSucceeded.size;
     const failed = (status.failed ?? 0) + newFailed.length + uncountedFailed.size;
     const suspended = job.spec.suspend === true;
     if (!status.startTime && !suspended) status.startTime = nowTime;
@@ -166,6 +180,11 @@ export class JobController {
     if (!finished) {
       const target = findCondition(job, 'FailureTarget');
       if (target?.status === 'True') finished = newCondition('Failed', target.reason ?? '', target.message ?? '', nowTime);
+      else {
+        // A failed pod matching a FailJob rule: the interim FailureTarget records why first.
+        const message = failJobMessage(job, pods);
+        if (message) finished = newCondition('FailureTarget', REASON_POD_FAILURE_POLICY, message, nowTime);
+      }
     }
     if (!finished) {
       const deadline = job.spec.activeDeadlineSeconds;
@@ -179,6 +198,22 @@ export class JobController {
       }
     }
 
+    // backoffLimitPerIndex: the failed indexes, and whether they fail the Job
+    const failedIndexes = indexed && hasBackoffLimitPerIndex(job) ? failedIndexesOf(job, pods, completionsOf) : undefined;
+    if (!finished && failedIndexes) {
+      const maxFailed = job.spec.maxFailedIndexes;
+      if (typeof maxFailed === 'number' && total(failedIndexes) > maxFailed) {
+        finished = newCondition('FailureTarget', REASON_MAX_FAILED_INDEXES_EXCEEDED, MESSAGE_MAX_FAILED_INDEXES_EXCEEDED, nowTime);
+      } else if (total(failedIndexes) > 0 && total(failedIndexes) + total(succeededIndexes) >= completionsOf) {
+        finished = newCondition('FailureTarget', REASON_FAILED_INDEXES, MESSAGE_FAILED_INDEXES, nowTime);
+      }
+    }
+
+    if (!finished && indexed) {
+      const matched = matchSuccessPolicy(job.spec.successPolicy, completionsOf, succeededIndexes);
+      if (matched) finished = newCondition('SuccessCriteriaMet', REASON_SUCCESS_POLICY, matched, nowTime);
+    }
+
     let suspendChanged = false;
     if (finished) {
       const deleted = await this.deletePods(ctx, job, activePods, false);
@@ -189,7 +224,7 @@ export class JobController {
     } else {
       let managed = false;
       if (satisfied && !job.metadata.deletionTimestamp) {
-        const outcome = await this.manageJob(ctx, job, activePods, succeeded, backoff, now);
+        const outcome = await this.manageJob(ctx, job, activePods, succeeded, backoff, now, succeededIndexes, failedIndexes, pods);
         active = outcome.active;
         ready -= outcome.deletedReady;
         terminating += outcome.deleted;
@@ -217,11 +252,21 @@ export class JobController {
     status.ready = ready;
     status.terminating = terminating;
     ctx.observe(`${active} active, ${ready} ready, ${succeeded} succeeded, ${failed} failed${finished ? `; ${finished.type}` : ''}`);
-    await this.trackStatus(ctx, job, pods, finished, terminating, needsUpdate);
+    await this.trackStatus(ctx, job, pods, finished, terminating, needsUpdate, indexed ? { prev: prevIndexes, completions: completionsOf, failed: failedIndexes } : undefined);
     return result;
   }
 
-  private async manageJob(ctx: ReconcileContext, job: Job, activePods: readonly Pod[], succeeded: number, backoff: BackoffRecord, now: number): Promise<{ active: number; deleted: number; deletedReady: number; requeueAfterMs?: number }> {
+  private async manageJob(
+    ctx: ReconcileContext,
+    job: Job,
+    activePods: readonly Pod[],
+    succeeded: number,
+    backoff: BackoffRecord,
+    now: number,
+    succeededIndexes: readonly Interval[],
+    failedIndexes: readonly Interval[] | undefined,
+    allPods: readonly Pod[],
+  ): Promise<{ active: number; deleted: number; deletedReady: number; requeueAfterMs?: number }> {
     const key = jobKey(job);
     const active = activePods.length;
     if (job.spec.suspend) {
@@ -232,12 +277,16 @@ export class JobController {
     const completions = job.spec.completions;
     let want: number;
     if (completions === undefined || completions === null) want = succeeded > 0 ? active : parallelism;
-    else want = Math.max(0, Math.min(completions - succeeded, parallelism));
-    if (active > want) {
-      // activePodsForRemoval: not yet ready and most recently created first.
-      const victims = [...activePods]
-        .sort((a, b) => Number(isReady(a)) - Number(isReady(b)) || (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''))
-        .slice(0, Math.min(active - want, MAX_POD_CREATE_DELETE_PER_SYNC));
+    else want = Math.max(0, Math.min(completions - succeeded - (failedIndexes ? total(failedIndexes) : 0), parallelism));
+    const indexed = isIndexedJob(job);
+    // activePodsForRemoval: for an Indexed Job first the pods of repeated or invalid indexes,
+    // then (as for any Job) not yet ready and most recently created first.
+    const forced = indexed ? duplicatedIndexPods(activePods, completions ?? 0, isReady) : [];
+    if (active > want || forced.length > 0) {
+      const rest = [...activePods]
+        .filter((p) => !forced.includes(p))
+        .sort((a, b) => Number(isReady(a)) - Number(isReady(b)) || (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''));
+      const victims = [...forced, ...rest].slice(0, Math.min(Math.max(active - want, forced.length), MAX_POD_CREATE_DELETE_PER_SYNC));
       const deleted = await this.deletePods(ctx, job, victims, true);
       return { active: active - deleted.count, deleted: deleted.count, deletedReady: deleted.ready };
     }
@@ -246,11 +295,19 @@ export class JobController {
     const wait = remainingBackoffMs(backoff, now);
     if (wait > 0) return { active, deleted: 0, deletedReady: 0, requeueAfterMs: Math.max(wait, SYNC_JOB_BATCH_PERIOD_MS) };
     diff = Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC);
+    const indexes = indexed ? firstPendingIndexes(activePods, failedIndexes ? withIntervals(succeededIndexes, failedIndexes) : succeededIndexes, diff, completions ?? 0) : [];
+    if (indexed) diff = indexes.length;
+    if (diff <= 0) return { active, deleted: 0, deletedReady: 0 };
     this.expectations.expectCreations(key, diff);
+    const all = allPods;
     const pods = ctx.client.resource<Pod>(PODS, job.metadata.namespace);
+    let next = 0;
     const [created, error] = await slowStartBatch(diff, async () => {
+      const ix = indexes[next++];
       try {
-        const pod = await pods.create(podFromTemplate(job));
+        let template = ix === undefined ? podFromTemplate(job) : withCompletionIndex(podFromTemplate(job), job, ix);
+        if (ix !== undefined && failedIndexes) template = withIndexFailureCounts(template, job, podBeingReplaced(job, all, ix, now));
+        const pod = await pods.create(template);
         this.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name ?? ''}`, ctx.cause);
       } catch (err) {
         this.expectations.creationObserved(key);
@@ -300,13 +357,22 @@ export class JobController {
    * with any interim condition), lose their finalizer, then move into the counters; the Job
    * finishes once nothing is uncounted or terminating.
    */
-  private async trackStatus(ctx: ReconcileContext, job: Job, pods: readonly Pod[], finishedIn: JobCondition | undefined, terminating: number, needsUpdate: boolean): Promise<void> {
+  private async trackStatus(
+    ctx: ReconcileContext,
+    job: Job,
+    pods: readonly Pod[],
+    finishedIn: JobCondition | undefined,
+    terminating: number,
+    needsUpdate: boolean,
+    indexed?: { prev: readonly Interval[]; completions: number; failed?: readonly Interval[] },
+  ): Promise<void> {
     const status = job.status!;
     const uncounted = status.uncountedTerminatedPods!;
     const withFinalizer = new Set(pods.filter(hasTrackingFinalizer).map((p) => p.metadata.uid ?? ''));
     let flush = needsUpdate || moveCounted(status, withFinalizer);
     let finished = finishedIn;
     const toRelease: Pod[] = [];
+    const newIndexes: number[] = [];
     for (const pod of pods) {
       if (!hasTrackingFinalizer(pod)) continue;
       const failedPod = isPodFailed(pod, job);
@@ -315,13 +381,37 @@ export class JobController {
       toRelease.push(pod);
       const uid = pod.metadata.uid ?? '';
       if (pod.status?.phase === 'Succeeded' && !(uncounted.failed ?? []).includes(uid)) {
-        if (!(uncounted.succeeded ?? []).includes(uid)) {
+        // The completion index is enough not to count a succeeded pod twice.
+        if (indexed) {
+          const ix = completionIndex(pod);
+          if (ix >= 0 && ix < indexed.completions && !has(indexed.prev, ix)) newIndexes.push(ix);
+        } else if (!(uncounted.succeeded ?? []).includes(uid)) {
           uncounted.succeeded = [...(uncounted.succeeded ?? []), uid];
           flush = true;
         }
-      } else if ((failedPod || (finished && finished.type !== 'SuccessCriteriaMet')) && !(uncounted.failed ?? []).includes(uid)) {
+      } else if (
+        (failedPod || (finished && finished.type !== 'SuccessCriteriaMet')) &&
+        !(uncounted.failed ?? []).includes(uid) &&
+        (!indexed || (completionIndex(pod) >= 0 && completionIndex(pod) < indexed.completions)) &&
+        (!job.spec.podFailurePolicy || matchPodFailurePolicy(job.spec.podFailurePolicy, pod).count)
+      ) {
         uncounted.failed = [...(uncounted.failed ?? []), uid];
         flush = true;
+      }
+    }
+    if (indexed) {
+      const intervals = withIndexes(indexed.prev, [...new Set(newIndexes)].sort((a, b) => a - b));
+      const text = formatIntervals(intervals);
+      if (text !== (status.completedIndexes ?? '')) flush = true;
+      setCount(status, 'succeeded', total(intervals));
+      if (text) status.completedIndexes = text;
+      else delete status.completedIndexes;
+      if (indexed.failed) {
+        const failed = formatIntervals(indexed.failed);
+        if (failed !== status.failedIndexes) {
+          status.failedIndexes = failed;
+          flush = true;
+        }
       }
     }
     if (finished?.type === 'FailureTarget') {
@@ -378,6 +468,27 @@ export class JobController {
   }
 }
 
+/** Both sets of intervals, merged. */
+function withIntervals(a: readonly Interval[], b: readonly Interval[]): Interval[] {
+  let out = [...a];
+  for (const iv of b) {
+    const ixs: number[] = [];
+    for (let i = iv.first; i <= iv.last; i++) ixs.push(i);
+    out = withIndexes(out, ixs);
+  }
+  return out;
+}
+
+/** The indexes of succeeded pods not counted yet (they still have the tracking finalizer). */
+function succeededIndexesOf(pods: readonly Pod[], completions: number): number[] {
+  const found = new Set<number>();
+  for (const p of pods) {
+    const ix = completionIndex(p);
+    if (p.status?.phase === 'Succeeded' && ix >= 0 && ix < completions && hasTrackingFinalizer(p)) found.add(ix);
+  }
+  return [...found].sort((a, b) => a - b);
+}
+
 function setCount(status: JobStatus, field: 'active' | 'succeeded' | 'failed', value: number): void {
   if (value > 0) status[field] = value;
   else delete status[field];
@@ -403,7 +514,7 @@ function moveCounted(status: JobStatus, withFinalizer: Set<string>): boolean {
 function withGoStatus(job: Job): Job {
   const s = job.status ?? {};
   const ordered: JobStatus = {};
-  for (const k of ['conditions', 'startTime', 'completionTime', 'active', 'succeeded', 'failed', 'terminating', 'uncountedTerminatedPods', 'ready'] as const) {
+  for (const k of ['conditions', 'startTime', 'completionTime', 'active', 'succeeded', 'failed', 'terminating', 'completedIndexes', 'failedIndexes', 'uncountedTerminatedPods', 'ready'] as const) {
     if (s[k] !== undefined) (ordered as Record<string, unknown>)[k] = s[k];
   }
   return { ...job, status: ordered };

@@ -4,7 +4,7 @@
  * creates from its template (with the job-tracking finalizer and a controller reference).
  */
 import type { JsonObject, OwnerReference } from '../../api/types';
-import { JOB_TRACKING_FINALIZER, type Job, type Pod } from './types';
+import { JOB_TRACKING_FINALIZER, type Job, type Pod } from '../util/types/job';
 
 const terminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 

@@ -5,7 +5,7 @@
  * when any changed. Discovery here is the API server's own registry and cannot fail, so the
  * discovery and group-version conditions always report success.
  */
-import type { NamespaceCondition } from './types';
+import type { NamespaceCondition } from '../util/types/namespace';
 
 export const CONDITION_TYPES = [
   'NamespaceDeletionDiscoveryFailure',

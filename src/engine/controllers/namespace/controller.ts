@@ -13,10 +13,10 @@ import { deletedObject, deletionHandlingKey, splitMetaNamespaceKey, type Deleted
 import { NAMESPACES } from '../../client/resources';
 import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from '../../client/workqueue';
 import { TokenBucket } from '../../client/flowcontrol/token-bucket';
-import { controlLoop, type ControllerDeps } from '../deps';
+import { controlLoop, type ControllerDeps } from '../util/deps';
 import { NamespacedResourcesDeleter, ResourcesRemainingError } from './deleter';
 import { requeueDelayMs } from './estimate';
-import type { Namespace } from './types';
+import type { Namespace } from '../util/types/namespace';
 
 export const NAMESPACE_CONTROLLER_ACCOUNT = 'namespace-controller';
 

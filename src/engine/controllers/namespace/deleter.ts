@@ -18,7 +18,7 @@ import { NAMESPACES, PODS } from '../../client/resources';
 import { failureConditions, updateConditions, type ContentReport } from './conditions';
 import { FINALIZER_ESTIMATE_SECONDS, podsGracePeriodEstimate, remainingEstimate } from './estimate';
 import { deletableResources, gvrString, type DeletableResource } from './resources';
-import { FINALIZER_KUBERNETES, type Namespace } from './types';
+import { FINALIZER_KUBERNETES, type Namespace } from '../util/types/namespace';
 
 export class ResourcesRemainingError extends Error {
   constructor(readonly estimate: number) {

@@ -21,14 +21,14 @@ import { NODE_NAME_INDEX, nodeNameIndexFunc, splitMetaNamespaceKey, type SharedI
 import { LEASES, NODES, PODS } from '../../client/resources';
 import type { TraceBuffer } from '../../trace/buffer';
 import type { ReconcileRecord } from '../../trace/reconcile';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
 import { checkNodeHealth, type NodeHealth } from './health';
 import { labelsToReconcile } from './labels';
 import { removeTaints, swapNodeControllerTaints } from './node-writes';
 import { NODE_NOT_READY_POD_MESSAGE, podMarkedNotReady } from './pods';
 import { RateLimitedTimedQueue } from './rate-limited-queue';
 import { noScheduleTaintChanges, NOT_READY_NO_EXECUTE, taintExists, UNREACHABLE_NO_EXECUTE } from './taints';
-import { NODE_LEASE_NAMESPACE, type Lease, type Node, type NodeCondition, type Pod } from './types';
+import { NODE_LEASE_NAMESPACE, type Lease, type Node, type NodeCondition, type Pod } from '../util/types/node';
 import { computeZoneState, DEFAULT_EVICTION_SETTINGS, zoneKey, zoneQps, type EvictionSettings, type ZoneState } from './zones';
 
 export const NODE_CONTROLLER_ACCOUNT = 'node-controller';

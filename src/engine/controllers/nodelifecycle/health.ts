@@ -5,7 +5,7 @@
  * for the grace period (50 s; 60 s for a node that never posted status), the Ready,
  * MemoryPressure, DiskPressure and PIDPressure conditions become Unknown.
  */
-import type { Lease, Node, NodeCondition } from './types';
+import type { Lease, Node, NodeCondition } from '../util/types/node';
 
 export interface NodeHealth {
   conditions: readonly NodeCondition[];

@@ -2,7 +2,8 @@
  * reconcileNodeLabels: the deprecated beta.kubernetes.io/os and /arch labels follow their
  * kubernetes.io/ counterparts, and are added when missing.
  */
-import type { Node } from './types';
+import type { Node } from '../util/types/node';
+import { own, setOwn } from '../../api/own';
 
 const RECONCILED: readonly [primary: string, secondary: string][] = [
   ['kubernetes.io/os', 'beta.kubernetes.io/os'],
@@ -16,7 +17,7 @@ export function labelsToReconcile(node: Node): Record<string, string> | undefine
   const out: Record<string, string> = {};
   for (const [primary, secondary] of RECONCILED) {
     if (!Object.hasOwn(labels, primary)) continue;
-    if (labels[secondary] !== labels[primary]) out[secondary] = labels[primary]!;
+    if (own(labels, secondary) !== own(labels, primary)) setOwn(out, secondary, own(labels, primary)!);
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -9,7 +9,7 @@ import type { Client } from '../../client/client';
 import { isConflict, isNotFound } from '../../client/errors';
 import { NODES } from '../../client/resources';
 import { withoutTaints, withTaints, taintExists } from './taints';
-import type { Node, Taint } from './types';
+import type { Node, Taint } from '../util/types/node';
 
 const RETRIES = 5;
 

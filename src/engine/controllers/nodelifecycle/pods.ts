@@ -3,7 +3,7 @@
  * transition time; reason and message stay), each followed by a NodeNotReady warning event.
  */
 import { deepCopy } from '../../client/clone';
-import type { Pod } from './types';
+import type { Pod } from '../util/types/node';
 
 /** The pod with its Ready condition set to False, or undefined when it has none or it already is False. */
 export function podMarkedNotReady(pod: Pod, now: string): Pod | undefined {

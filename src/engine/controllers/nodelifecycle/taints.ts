@@ -4,7 +4,8 @@
  * cordoned nodes. Taints are the same when key and effect match; timeAdded is when the controller
  * put one on.
  */
-import type { Node, Taint } from './types';
+import type { Node, Taint } from '../util/types/node';
+import { own, table } from '../../api/own';
 
 export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
 export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
@@ -14,13 +15,13 @@ export const NOT_READY_NO_EXECUTE: Taint = Object.freeze({ key: TAINT_NOT_READY,
 export const UNREACHABLE_NO_EXECUTE: Taint = Object.freeze({ key: TAINT_UNREACHABLE, effect: 'NoExecute' });
 
 /** nodeConditionToTaintKeyStatusMap: the NoSchedule taint a condition in a given status calls for. */
-const CONDITION_TAINTS: Record<string, Record<string, string>> = {
+const CONDITION_TAINTS = table<Record<string, string>>({
   Ready: { False: TAINT_NOT_READY, Unknown: TAINT_UNREACHABLE },
   MemoryPressure: { True: 'node.kubernetes.io/memory-pressure' },
   DiskPressure: { True: 'node.kubernetes.io/disk-pressure' },
   NetworkUnavailable: { True: 'node.kubernetes.io/network-unavailable' },
   PIDPressure: { True: 'node.kubernetes.io/pid-pressure' },
-};
+});
 
 const CONDITION_TAINT_KEYS = new Set(Object.values(CONDITION_TAINTS).flatMap((m) => Object.values(m)));
 
@@ -34,7 +35,7 @@ export function taintExists(taints: readonly Taint[] | null | undefined, taint: 
 export function noScheduleTaintChanges(node: Node): { add: Taint[]; remove: Taint[] } {
   const want: Taint[] = [];
   for (const c of node.status?.conditions ?? []) {
-    const key = CONDITION_TAINTS[c.type]?.[c.status];
+    const key = own(CONDITION_TAINTS[c.type], c.status);
     if (key) want.push({ key, effect: 'NoSchedule' });
   }
   if (node.spec?.unschedulable) want.push({ key: TAINT_UNSCHEDULABLE, effect: 'NoSchedule' });

@@ -6,7 +6,7 @@
  * over 50 nodes and none in smaller ones; a fully disrupted zone keeps the normal rate unless
  * every zone is fully disrupted, when all tainting stops.
  */
-import type { Node, NodeCondition } from './types';
+import type { Node, NodeCondition } from '../util/types/node';
 
 export type ZoneState = 'Initial' | 'Normal' | 'PartialDisruption' | 'FullDisruption';
 

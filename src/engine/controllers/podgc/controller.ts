@@ -17,7 +17,7 @@ import type { SharedIndexInformer } from '../../client/informer';
 import { NODES, PODS } from '../../client/resources';
 import type { TraceBuffer } from '../../trace/buffer';
 import type { ReconcileRecord } from '../../trace/reconcile';
-import type { ControllerDeps } from '../deps';
+import type { ControllerDeps } from '../util/deps';
 import {
   failedStatusPatch,
   GC_CHECK_PERIOD_MS,

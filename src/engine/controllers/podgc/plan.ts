@@ -6,7 +6,7 @@
  * terminating pods that were never scheduled.
  */
 import type { JsonObject } from '../../api/types';
-import { timeMs } from '../replicaset/time';
+import { timeMs } from '../../api/time';
 import type { Node, Pod, PodCondition } from './types';
 
 /** --terminated-pod-gc-threshold's default. */

@@ -1,6 +1,6 @@
 /** The Pod and Node fields the pod garbage collector reads. */
 import type { KubeObject } from '../../api/types';
-import type { Taint } from '../../scheduler/api';
+import type { Taint } from '../../component-helpers/scheduling/types';
 
 export interface PodCondition {
   type: string;

@@ -15,18 +15,18 @@ import { isNotFound } from '../../client/errors';
 import type { EventRecorder } from '../../client/events';
 import { deletedObject, DeletedFinalStateUnknown, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { PODS, REPLICASETS } from '../../client/resources';
-import { claimThroughApi, controllerOf } from '../controller-ref-manager';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
-import { cachedController, controllersSelecting } from '../owner-lookup';
-import { deepEqual } from './deep-equal';
-import { ControllerExpectations } from './expectations';
-import { CONTROLLER_UID_INDEX, controllerUidIndexFunc, orphanPodIndexKey, POD_CONTROLLER_UID_INDEX, podControllerUidIndexFunc } from './indexes';
+import { claimThroughApi, controllerOf } from '../util/controller-ref-manager';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import { cachedController, controllersSelecting } from '../util/owner-lookup';
+import { deepEqual } from '../../api/deep-equal';
+import { ControllerExpectations } from '../util/expectations';
+import { CONTROLLER_UID_INDEX, controllerUidIndexFunc, orphanPodIndexKey, POD_CONTROLLER_UID_INDEX, podControllerUidIndexFunc } from '../util/indexes';
 import { planReplicas } from './manage';
 import { podFromTemplate } from './pod-template';
-import { isPodActive, isPodReady, isPodTerminating } from './pod-status';
-import { slowStartBatch } from './slow-start';
+import { isPodActive, isPodReady, isPodTerminating } from '../util/pod-status';
+import { slowStartBatch } from '../util/slow-start';
 import { calculateStatus, statusNeedsUpdate, withObservedGeneration } from './status';
-import { specReplicas, type Pod, type ReplicaSet, type ReplicaSetStatus } from './types';
+import { specReplicas, type Pod, type ReplicaSet, type ReplicaSetStatus } from '../util/types/workload';
 
 export const REPLICASET_CONTROLLER_ACCOUNT = 'replicaset-controller';
 

@@ -3,7 +3,7 @@
  * pods match spec.replicas, at most burstReplicas per sync.
  */
 import { getPodsToDelete } from './pod-ranking';
-import { specReplicas, type Pod, type ReplicaSet } from './types';
+import { specReplicas, type Pod, type ReplicaSet } from '../util/types/workload';
 
 /** BurstReplicas: the most pods one sync creates or deletes. */
 export const BURST_REPLICAS = 500;

@@ -3,13 +3,14 @@
  * controller_utils.go, with PodDeletionCost and LogarithmicScaleDown on as in 1.35): the pods
  * that are least far along and least valuable go first.
  */
-import { isPodActive, isPodReady, podReadyCondition } from './pod-status';
-import { timeMs, ZERO_TIME_MS } from './time';
-import type { Pod } from './types';
+import { isPodActive, isPodReady, podReadyCondition } from '../util/pod-status';
+import { timeMs, ZERO_TIME_MS } from '../../api/time';
+import type { Pod } from '../util/types/workload';
+import { table } from '../../api/own';
 
 export const POD_DELETION_COST_ANNOTATION = 'controller.kubernetes.io/pod-deletion-cost';
 
-const PHASE_ORDINAL: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
+const PHASE_ORDINAL = table<number>({ Pending: 0, Unknown: 1, Running: 2 });
 const phaseOrdinal = (pod: Pod): number => PHASE_ORDINAL[pod.status?.phase ?? ''] ?? 0;
 
 export interface RankedPod {

@@ -1,6 +1,6 @@
 /** The pod a ReplicaSet creates from its template (GetPodFromTemplate in controller_utils.go). */
 import type { OwnerReference } from '../../api/types';
-import type { Pod, ReplicaSet } from './types';
+import type { Pod, ReplicaSet } from '../util/types/workload';
 
 /** metav1.NewControllerRef for a ReplicaSet. */
 export function replicaSetControllerRef(rs: ReplicaSet): OwnerReference {

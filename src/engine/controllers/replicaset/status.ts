@@ -3,10 +3,10 @@
  * terminating, and the ReplicaFailure condition while creating or deleting pods fails.
  */
 import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
-import { deepEqual } from './deep-equal';
-import { isPodAvailable, isPodReady } from './pod-status';
-import { rfc3339 } from './time';
-import { specReplicas, type Pod, type ReplicaSet, type ReplicaSetCondition, type ReplicaSetStatus } from './types';
+import { deepEqual } from '../../api/deep-equal';
+import { isPodAvailable, isPodReady } from '../util/pod-status';
+import { rfc3339 } from '../../api/time';
+import { specReplicas, type Pod, type ReplicaSet, type ReplicaSetCondition, type ReplicaSetStatus } from '../util/types/workload';
 
 export const REPLICA_FAILURE = 'ReplicaFailure';
 

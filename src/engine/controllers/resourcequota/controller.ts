@@ -15,7 +15,7 @@ import type { Clock, Timer } from '../../clock';
 import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
 import { metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { evaluatorFor } from '../../apiserver/admission/resourcequota/evaluators';
-import { controlLoop, type ControllerDeps } from '../deps';
+import { controlLoop, type ControllerDeps } from '../util/deps';
 import { QuotaMonitor } from './monitor';
 import { groupResourceKey, needsPriority, recalculatedStatus, sameHardLimits, statusNeedsUpdate, trackedResources, type GroupResource, type ResourceQuota } from './usage';
 

@@ -5,7 +5,7 @@
  * whose storage request changed. Creations are charged by admission and need no recalculation.
  */
 import { isObject, type KubeObject } from '../../api/types';
-import { timeMs } from '../replicaset/time';
+import { timeMs } from '../../api/time';
 import type { GroupResource } from './usage';
 
 /** QuotaV1Pod. */

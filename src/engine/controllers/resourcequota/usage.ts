@@ -8,6 +8,7 @@ import { evaluatorFor } from '../../apiserver/admission/resourcequota/evaluators
 import { computeQuotaStatus } from '../../apiserver/admission/resourcequota/plugin';
 import { parseResourceList, type ResourceList } from '../../apiserver/admission/resourcequota/resources';
 import type { KubeObject } from '../../api/types';
+import { own, setOwn } from '../../api/own';
 
 export interface GroupResource {
   group: string;
@@ -66,8 +67,11 @@ export function recalculatedStatus(quota: ResourceQuota, objects: ReadonlyMap<st
   const computed = computeQuotaStatus(quota, objects, nowMs);
   const used: Record<string, string> = {};
   for (const [name, value] of Object.entries(computed.used)) {
-    if (resourcesCounting(name).some((gr) => objects.has(groupResourceKey(gr)))) used[name] = value;
-    else if (quota.status?.used?.[name] !== undefined) used[name] = quota.status.used[name]!;
+    if (resourcesCounting(name).some((gr) => objects.has(groupResourceKey(gr)))) setOwn(used, name, value);
+    else {
+      const before = own(quota.status?.used, name);
+      if (before !== undefined) setOwn(used, name, before);
+    }
   }
   return { hard: computed.hard, used };
 }
@@ -93,5 +97,5 @@ export function statusNeedsUpdate(quota: ResourceQuota, next: Required<ResourceQ
 export function needsPriority(quota: ResourceQuota): boolean {
   const status = quota.status ?? {};
   if (!sameHardLimits(quota.spec?.hard, status.hard)) return true;
-  return Object.keys(status.hard ?? {}).some((name) => status.used?.[name] === undefined && resourcesCounting(name).length > 0);
+  return Object.keys(status.hard ?? {}).some((name) => own(status.used, name) === undefined && resourcesCounting(name).length > 0);
 }

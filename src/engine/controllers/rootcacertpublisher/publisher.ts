@@ -13,8 +13,8 @@ import type { Controller, ReconcileContext } from '../../client/controller';
 import { isNotFound } from '../../client/errors';
 import { deletedObject, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { CONFIGMAPS, NAMESPACES } from '../../client/resources';
-import { controlLoop, type ControllerDeps } from '../deps';
-import type { Namespace } from '../namespace/types';
+import { controlLoop, type ControllerDeps } from '../util/deps';
+import type { Namespace } from '../util/types/namespace';
 
 export const ROOT_CA_PUBLISHER_ACCOUNT = 'root-ca-cert-publisher';
 

@@ -12,8 +12,8 @@ import type { Controller, ReconcileContext } from '../../client/controller';
 import { isAlreadyExists } from '../../client/errors';
 import { deletedObject, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { NAMESPACES, SERVICEACCOUNTS } from '../../client/resources';
-import { controlLoop, type ControllerDeps } from '../deps';
-import type { Namespace } from '../namespace/types';
+import { controlLoop, type ControllerDeps } from '../util/deps';
+import type { Namespace } from '../util/types/namespace';
 
 export const SERVICE_ACCOUNT_CONTROLLER_ACCOUNT = 'service-account-controller';
 

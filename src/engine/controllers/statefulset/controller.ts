@@ -14,15 +14,16 @@ import { isAlreadyExists, isNotFound } from '../../client/errors';
 import type { EventRecorder } from '../../client/events';
 import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
 import { CONTROLLERREVISIONS, PERSISTENTVOLUMECLAIMS, PODS, STATEFULSETS } from '../../client/resources';
-import { controllerOf } from '../controller-ref-manager';
-import type { ControllerRevision } from '../daemonset/types';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
-import { cachedController } from '../owner-lookup';
-import type { Pod } from '../replicaset/types';
+import { controllerOf } from '../util/controller-ref-manager';
+import type { ControllerRevision } from '../util/history';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import { cachedController } from '../util/owner-lookup';
+import type { Pod } from '../util/types/workload';
 import { findEqual, newRevision, templateOf } from './history';
 import { claimsFor, ordinalOf } from './identity';
 import { completeRollingUpdate, orderedStatus, planStatefulSet, type Revisions } from './plan';
 import { POD_REVISION_LABEL, type StatefulSet } from './types';
+import { own } from '../../api/own';
 
 export const STATEFULSET_CONTROLLER_ACCOUNT = 'statefulset-controller';
 
@@ -117,7 +118,7 @@ export class StatefulSetController {
     const next = orderedStatus(status);
     const before = (set.status ?? {}) as unknown as Record<string, unknown>;
     const after = next as unknown as Record<string, unknown>;
-    if ([...new Set([...Object.keys(before), ...Object.keys(after)])].some((k) => before[k] !== after[k])) {
+    if ([...new Set([...Object.keys(before), ...Object.keys(after)])].some((k) => own(before, k) !== own(after, k))) {
       await ctx.client.resource<StatefulSet>(STATEFULSETS, namespace).updateStatus({ ...set, status: next });
     }
     await this.truncateHistory(ctx, set, [...podsByOrdinal.values()], revisions);

@@ -5,9 +5,8 @@
  * the next number); the current revision is status.currentRevision until a rollout completes.
  */
 import type { JsonObject } from '../../api/types';
-import { computeHash } from '../deployment/template';
-import type { ControllerRevision } from '../daemonset/types';
-import { sameData } from '../daemonset/history';
+import { computeHash } from '../util/template-hash';
+import { sameData, type ControllerRevision } from '../util/history';
 import { statefulSetControllerRef } from './identity';
 import { REVISION_HASH_LABEL, type StatefulSet } from './types';
 

@@ -6,7 +6,7 @@
  */
 import type { JsonObject, KubeObject, OwnerReference } from '../../api/types';
 import { deepCopy } from '../../client/clone';
-import type { Pod } from '../replicaset/types';
+import type { Pod } from '../util/types/workload';
 import { POD_INDEX_LABEL, POD_NAME_LABEL, POD_REVISION_LABEL, type StatefulSet } from './types';
 
 export function podName(set: StatefulSet, ordinal: number): string {

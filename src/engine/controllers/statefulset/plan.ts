@@ -6,8 +6,8 @@
  * the partition, one at a time, waiting for each replacement to be Running and Ready. Parallel
  * management creates and deletes without waiting.
  */
-import { isPodAvailable } from '../replicaset/pod-status';
-import type { Pod } from '../replicaset/types';
+import { isPodAvailable } from '../util/pod-status';
+import type { Pod } from '../util/types/workload';
 import { newStatefulSetPod } from './identity';
 import { POD_REVISION_LABEL, type StatefulSet, type StatefulSetStatus } from './types';
 

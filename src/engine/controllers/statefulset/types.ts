@@ -1,7 +1,7 @@
 /** The apps/v1 StatefulSet as the StatefulSet controller reads and writes it. */
 import type { LabelSelector } from '../../api/labels';
 import type { JsonObject, KubeObject } from '../../api/types';
-import type { PodTemplateSpec } from '../replicaset/types';
+import type { PodTemplateSpec } from '../util/types/workload';
 
 export interface StatefulSetStatus {
   observedGeneration?: number;

@@ -19,8 +19,8 @@ import { DeletedFinalStateUnknown, NODE_NAME_INDEX, nodeNameIndexFunc, splitMeta
 import { NODES, PODS } from '../../client/resources';
 import type { TraceBuffer } from '../../trace/buffer';
 import type { ReconcileRecord } from '../../trace/reconcile';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../deps';
-import type { Node, Pod, Taint } from '../nodelifecycle/types';
+import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import type { Node, Pod, Taint } from '../util/types/node';
 import { TimedWorkerQueue } from './timed-queue';
 import { matchingTolerations, minTolerationMs, noExecuteTaints } from './tolerations';
 

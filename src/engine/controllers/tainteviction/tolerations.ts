@@ -3,8 +3,8 @@
  * first that matches it counts); the shortest tolerationSeconds among those used is how long the
  * pod may stay (0 or less: not at all), and without any tolerationSeconds it stays for good.
  */
-import { toleratesTaint } from '../../scheduler/plugins/helpers/taints';
-import type { Taint, Toleration } from '../nodelifecycle/types';
+import { toleratesTaint } from '../../component-helpers/scheduling/taints';
+import type { Taint, Toleration } from '../util/types/node';
 
 export function noExecuteTaints(taints: readonly Taint[] | null | undefined): Taint[] {
   return (taints ?? []).filter((t) => t.effect === 'NoExecute');

@@ -12,7 +12,7 @@ import { requeueAfter, type Controller, type ReconcileContext, type SyncResult }
 import { isNotFound } from '../../client/errors';
 import { splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
 import { JOBS } from '../../client/resources';
-import { controlLoop, type ControllerDeps } from '../deps';
+import { controlLoop, type ControllerDeps } from '../util/deps';
 import { needsCleanup, ttlLeftMs, type Job } from './ttl';
 
 export const TTL_AFTER_FINISHED_ACCOUNT = 'ttl-after-finished-controller';

@@ -4,8 +4,8 @@
  * the condition's lastTransitionTime.
  */
 import type { KubeObject } from '../../api/types';
-import { timeMs } from '../replicaset/time';
-import type { JobCondition } from '../job/types';
+import { timeMs } from '../../api/time';
+import type { JobCondition } from '../util/types/job';
 
 export interface Job extends KubeObject {
   spec?: { ttlSecondsAfterFinished?: number; [key: string]: unknown };

@@ -16,6 +16,7 @@ import {
 } from '../descriptions';
 import { ageOf, arr, containerCells, formatLabels, int, obj, objs, quantityString, str, strMap } from '../format';
 import { column, type Printer } from '../table';
+import { own } from '../../api/own';
 
 const nameOf = (o: KubeObject): string => o.metadata.name ?? '';
 const count = (v: unknown): number => Object.keys(obj(v)).length;
@@ -95,7 +96,7 @@ function resourceQuotaColumns(rq: KubeObject): [string, string] {
   const requests: string[] = [];
   const limits: string[] = [];
   for (const resource of Object.keys(hard).sort()) {
-    const text = `${resource}: ${quantityString(used[resource])}/${quantityString(hard[resource])}`;
+    const text = `${resource}: ${quantityString(own(used, resource))}/${quantityString(hard[resource])}`;
     const pieces = resource.split('.');
     (pieces.length > 1 && pieces[0] === 'limits' ? limits : requests).push(text);
   }

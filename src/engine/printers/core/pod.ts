@@ -9,6 +9,7 @@ import { ageColumn, nameColumn } from '../common';
 import { POD_IP, POD_NODE_NAME, POD_NOMINATED_NODE_NAME, POD_READINESS_GATES } from '../descriptions';
 import { age, ageOf, hasTrueCondition, int, obj, objs, str } from '../format';
 import { column, type Cell, type PrintContext, type Printer, type TableRowCondition } from '../table';
+import { own } from '../../api/own';
 
 const NODE_UNREACHABLE_REASON = 'NodeLost';
 
@@ -155,5 +156,5 @@ export const podPrinter: Printer = {
       readinessGates(pod),
     ];
   },
-  conditions: (pod) => podConditions[str(obj(pod.status).phase)],
+  conditions: (pod) => own(podConditions, str(obj(pod.status).phase)),
 };

@@ -5,7 +5,7 @@
 import { Selector, SelectorError, labelSelectorAsSelector, type Labels } from '../../api/labels';
 import type { Pod, PodAffinityTerm, WeightedPodAffinityTerm } from '../api';
 import { podKey, podPriority } from '../api';
-import { deepEqual } from '../framework/deep-equal';
+import { deepEqual } from '../../api/deep-equal';
 import { computePodResources, type Resource } from './resource';
 
 /** A parsed pod (anti-)affinity term: whose pods, where. */

@@ -6,7 +6,8 @@
  */
 import type { Node, Pod } from '../api';
 import { computePodResources } from '../cache/resource';
-import { deepEqual } from './deep-equal';
+import { deepEqual } from '../../api/deep-equal';
+import { setOwn } from '../../api/own';
 
 export enum Action {
   Add = 1 << 0,
@@ -121,7 +122,7 @@ export function nodeSchedulingPropertiesChange(newNode: Node, oldNode: Node): Cl
 function conditionStatuses(node: Node): Record<string, string> {
   const out: Record<string, string> = {};
   const conditions = (node.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
-  for (const c of conditions) out[c.type] = c.status;
+  for (const c of conditions) setOwn(out, c.type, c.status);
   return out;
 }
 

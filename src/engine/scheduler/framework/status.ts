@@ -27,9 +27,20 @@ export const CODE_NAMES: Readonly<Record<Code, string>> = {
   [Code.Pending]: 'Pending',
 };
 
+/** How much of a resource a pod asked for against what a node had (NodeResourcesFit's InsufficientResource). */
+export interface InsufficientAmount {
+  /** cpu (in millicores), memory and ephemeral-storage (bytes), pods, or an extended resource. */
+  readonly resource: string;
+  readonly requested: number;
+  readonly used: number;
+  readonly capacity: number;
+}
+
 export class Status {
   /** The plugin that produced this status (set by the framework). */
   plugin = '';
+  /** NodeResourcesFit's amounts behind its "Insufficient cpu" reasons, kept for the attempt's record. */
+  insufficient?: readonly InsufficientAmount[];
 
   constructor(
     readonly code: Code,

@@ -15,6 +15,7 @@ import { TopologyCounts } from './inter-pod-affinity/counts';
 import { PreFilterState, filterNode } from './inter-pod-affinity/filtering';
 import { PreScoreState, normalizeScores, processExistingPod, scoreNode, type ScoreMap } from './inter-pod-affinity/scoring';
 import { Names } from './names';
+import { own } from '../../api/own';
 
 const preFilterKey = new StateKey<PreFilterState>('PreFilter' + Names.InterPodAffinity);
 const preScoreKey = new StateKey<PreScoreState>('PreScore' + Names.InterPodAffinity);
@@ -154,7 +155,7 @@ function afterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHi
     if (Object.hasOwn(modified.metadata.labels ?? {}, t.topologyKey)) return QueueingHint.Queue;
   }
   for (const t of target.requiredAntiAffinityTerms) {
-    if ((original?.metadata.labels?.[t.topologyKey] ?? '') !== (modified.metadata.labels?.[t.topologyKey] ?? '')) return QueueingHint.Queue;
+    if ((own(original?.metadata.labels, t.topologyKey) ?? '') !== (own(modified.metadata.labels, t.topologyKey) ?? '')) return QueueingHint.Queue;
   }
   return QueueingHint.QueueSkip;
 }

@@ -18,7 +18,7 @@ import {
   type ScorePlugin,
 } from '../framework/interface';
 import { Code, PluginError, SKIP, Status } from '../framework/status';
-import { PreferredSchedulingTerms, RequiredNodeAffinity } from './helpers/node-affinity';
+import { PreferredSchedulingTerms, RequiredNodeAffinity } from '../../component-helpers/scheduling/node-affinity';
 import { defaultNormalizeScore } from './helpers/normalize';
 import { Names } from './names';
 

@@ -71,7 +71,9 @@ export class NodeResourcesFit implements FilterPlugin, ScorePlugin, EnqueueExten
     const insufficient = fitsRequest(r, node);
     if (insufficient.length === 0) return null;
     const code = insufficient.some((i) => i.unresolvable) ? Code.UnschedulableAndUnresolvable : Code.Unschedulable;
-    return new Status(code, insufficient.map((i) => i.reason));
+    const status = new Status(code, insufficient.map((i) => i.reason));
+    status.insufficient = insufficient.map((i) => ({ resource: i.resourceName, requested: i.requested, used: i.used, capacity: i.capacity }));
+    return status;
   }
 
   score(_state: CycleState, pod: PodInfo, node: NodeInfo): number {

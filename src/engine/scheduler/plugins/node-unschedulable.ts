@@ -6,7 +6,7 @@ import type { CycleState } from '../framework/cycle-state';
 import { Action, QueueingHint, type ClusterEventWithHint } from '../framework/events';
 import type { EnqueueExtensions, FilterPlugin } from '../framework/interface';
 import { Code, Status } from '../framework/status';
-import { UNSCHEDULABLE_TAINT, tolerationsTolerateTaint } from './helpers/taints';
+import { UNSCHEDULABLE_TAINT, tolerationsTolerateTaint } from '../../component-helpers/scheduling/taints';
 import { Names } from './names';
 
 export const ERR_REASON_UNSCHEDULABLE = 'node(s) were unschedulable';

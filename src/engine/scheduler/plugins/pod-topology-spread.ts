@@ -8,7 +8,7 @@ import type { Node, Pod } from '../api';
 import type { NodeInfo } from '../cache/node-info';
 import type { PodInfo } from '../cache/pod-info';
 import { StateKey, type CycleState } from '../framework/cycle-state';
-import { deepEqual } from '../framework/deep-equal';
+import { deepEqual } from '../../api/deep-equal';
 import { Action, QueueingHint, type ClusterEventWithHint } from '../framework/events';
 import type { EnqueueExtensions, FilterPlugin, Handle, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../framework/interface';
 import { PluginError, SKIP, errorStatus, type Status } from '../framework/status';
@@ -17,6 +17,7 @@ import { PreFilterState, calPreFilterState, filterNode } from './pod-topology-sp
 import { DomainCounts } from './pod-topology-spread/domain-counts';
 import { PreScoreState, initPreScoreState, normalizeScores, scoreNode } from './pod-topology-spread/scoring';
 import { Names } from './names';
+import { own } from '../../api/own';
 
 const preFilterKey = new StateKey<PreFilterState>('PreFilter' + Names.PodTopologySpread);
 const preScoreKey = new StateKey<PreScoreState>('PreScore' + Names.PodTopologySpread);
@@ -122,7 +123,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     const matching = (n: Node | undefined): boolean => !!n && nodeLabelsMatchSpreadConstraints(n.metadata.labels ?? {}, constraints);
     if (original && modified) {
       if (matching(original) !== matching(modified)) return QueueingHint.Queue;
-      const labelsChanged = constraints.some((c) => original.metadata.labels?.[c.topologyKey] !== modified.metadata.labels?.[c.topologyKey]);
+      const labelsChanged = constraints.some((c) => own(original.metadata.labels, c.topologyKey) !== own(modified.metadata.labels, c.topologyKey));
       if (matching(modified) && (labelsChanged || !deepEqual(original.spec?.taints ?? [], modified.spec?.taints ?? []))) return QueueingHint.Queue;
       return QueueingHint.QueueSkip;
     }

@@ -11,7 +11,7 @@ import { Action, QueueingHint, type ClusterEventWithHint } from '../framework/ev
 import { MAX_NODE_SCORE, type EnqueueExtensions, type FilterPlugin, type PreScorePlugin, type ScorePlugin } from '../framework/interface';
 import { Code, PluginError, Status } from '../framework/status';
 import { defaultNormalizeScore } from './helpers/normalize';
-import { findUntoleratedTaint, isScheduleBlocking, tolerationsTolerateTaint } from './helpers/taints';
+import { findUntoleratedTaint, isScheduleBlocking, tolerationsTolerateTaint } from '../../component-helpers/scheduling/taints';
 import { Names } from './names';
 
 export const ERR_REASON_UNTOLERATED = 'node(s) had untolerated taint(s)';

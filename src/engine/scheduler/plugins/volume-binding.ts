@@ -12,7 +12,7 @@ import { StateKey, type CycleState, type StateData } from '../framework/cycle-st
 import { Action, type ClusterEventWithHint } from '../framework/events';
 import type { EnqueueExtensions, FilterPlugin, Handle, PreFilterPlugin } from '../framework/interface';
 import { Code, SKIP, Status } from '../framework/status';
-import { NodeSelectorMatcher } from './helpers/node-affinity';
+import { NodeSelectorMatcher } from '../../component-helpers/scheduling/node-affinity';
 import { Names } from './names';
 
 export const ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind";

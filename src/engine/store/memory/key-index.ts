@@ -62,9 +62,10 @@ export class KeyIndex {
    * Drops what reads at or after `rev` can no longer see, as etcd 3.4.23 does: every generation
    * whose tombstone is at or below rev (so a deletion at exactly rev goes too), and in the first
    * surviving generation every record before the last one written at or below rev. Returns true
-   * when nothing is left and the key should leave the index.
+   * when nothing is left and the key should leave the index. `dropped` is told of every record
+   * removed (the backend deletes it from its key bucket).
    */
-  compact(rev: number): boolean {
+  compact(rev: number, dropped?: (kv: KeyValue) => void): boolean {
     const revs = this.revs;
     let start = 0;
     for (let i = 0; i < revs.length; i++) {
@@ -74,12 +75,16 @@ export class KeyIndex {
       start = i + 1;
     }
     if (start >= revs.length) {
+      if (dropped) for (const kv of revs) dropped(kv);
       this.revs = [];
       return true;
     }
     let keep = start;
     for (let j = start + 1; j < revs.length && !isTombstone(revs[j]!) && revs[j]!.modRevision <= rev; j++) keep = j;
-    if (keep > 0) this.revs = revs.slice(keep);
+    if (keep > 0) {
+      if (dropped) for (let j = 0; j < keep; j++) dropped(revs[j]!);
+      this.revs = revs.slice(keep);
+    }
     return false;
   }
 }

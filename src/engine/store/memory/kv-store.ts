@@ -75,12 +75,12 @@ export class KvStore {
     return { kvs, count, rev: curRev };
   }
 
-  /** Checks as etcd's updateCompactRev, then forgets history below `rev`. */
-  compact(rev: number): void {
+  /** Checks as etcd's updateCompactRev, then forgets history below `rev`; `dropped` gets each record removed. */
+  compact(rev: number, dropped?: (kv: KeyValue) => void): void {
     if (rev <= this.compactRev) throw new StoreError('compacted');
     if (rev > this.currentRev) throw new StoreError('futureRevision');
     this.compactRev = rev;
-    this.index.compact(rev);
+    this.index.compact(rev, dropped);
     this.log.compact(rev);
   }
 }

@@ -14,24 +14,63 @@ export const MIN_LEASE_TTL = 2;
 interface Lease {
   readonly id: number;
   readonly ttl: number;
+  /** Virtual ms; infinite on a lessor that is not primary. */
   expiry: number;
-  timer: Timer;
+  timer: Timer | undefined;
+  /** A restored lease's expiry, kept until a lessor becomes primary: a saved cluster goes on where it was. */
+  restoredExpiry?: number;
   readonly keys: Set<string>;
 }
 
 /**
- * Leases on the virtual clock (etcd's lessor). A lease expires exactly ttl seconds after its
- * grant or last keep-alive; expiry revokes it, deleting its keys in one revision.
+ * Leases on the virtual clock (etcd's lessor). Every member of an etcd cluster holds every lease
+ * (grants and revokes are raft entries), but only the leader's lessor is primary: it alone
+ * renews leases and watches their expiry, which it turns into a revoke through raft. A lease
+ * expires exactly ttl seconds after its grant or last keep-alive; a lessor that becomes primary
+ * gives every lease its full TTL again plus an extension (etcd: the election timeout), since
+ * the keep-alives sent to the old leader are lost.
  */
 export class Lessor implements LeaseAttachments {
   private readonly leases = new Map<number, Lease>();
   private nextId = 1;
+  private primary: boolean;
 
   constructor(
     private readonly clock: Clock,
-    /** Deletes the keys (sorted) in one write txn; called on revoke and on expiry. */
+    /** Deletes the keys (sorted) in one write txn; called on revoke. */
     private readonly deleteKeys: (keys: string[]) => void,
-  ) {}
+    /** Told when a lease of the primary lessor expires (the member proposes its revoke). */
+    private readonly onExpired: (id: number) => void,
+    primary = true,
+  ) {
+    this.primary = primary;
+  }
+
+  isPrimary(): boolean {
+    return this.primary;
+  }
+
+  /** This member became leader: it watches expiry from now on, every lease renewed and extended. */
+  promote(extendMs: number): void {
+    this.primary = true;
+    for (const lease of this.leases.values()) {
+      this.clock.clearTimer(lease.timer);
+      const restored = lease.restoredExpiry;
+      lease.restoredExpiry = undefined;
+      lease.timer = this.schedule(lease.id, restored !== undefined ? Math.max(0, restored - this.clock.now()) : lease.ttl * 1000 + extendMs);
+      lease.expiry = lease.timer.at;
+    }
+  }
+
+  /** This member is no longer leader: its leases never expire here. */
+  demote(): void {
+    this.primary = false;
+    for (const lease of this.leases.values()) {
+      this.clock.clearTimer(lease.timer);
+      lease.timer = undefined;
+      lease.expiry = Number.POSITIVE_INFINITY;
+    }
+  }
 
   has(id: number): boolean {
     return this.leases.has(id);
@@ -50,9 +89,8 @@ export class Lessor implements LeaseAttachments {
     if (ttlSeconds > MAX_LEASE_TTL) throw new StoreError('leaseTtlTooLarge');
     if (this.leases.has(id)) throw new StoreError('leaseExists');
     const ttl = Math.max(Math.trunc(ttlSeconds), MIN_LEASE_TTL);
-    const lease: Lease = { id, ttl, expiry: 0, timer: this.schedule(id, ttl), keys: new Set() };
-    lease.expiry = lease.timer.at;
-    this.leases.set(id, lease);
+    const timer = this.primary ? this.schedule(id, ttl * 1000) : undefined;
+    this.leases.set(id, { id, ttl, expiry: timer ? timer.at : Number.POSITIVE_INFINITY, timer, keys: new Set() });
     return { id, ttl };
   }
 
@@ -65,12 +103,12 @@ export class Lessor implements LeaseAttachments {
     if (keys.length > 0) this.deleteKeys(keys);
   }
 
-  /** Returns the TTL now running, or 0 for an unknown lease (etcd answers keep-alives so). */
+  /** Returns the TTL now running, or 0 for an unknown lease (etcd answers keep-alives so). Primary only. */
   renew(id: number): number {
     const lease = this.leases.get(id);
     if (!lease) return 0;
     this.clock.clearTimer(lease.timer);
-    lease.timer = this.schedule(id, lease.ttl);
+    lease.timer = this.schedule(id, lease.ttl * 1000);
     lease.expiry = lease.timer.at;
     return lease.ttl;
   }
@@ -95,16 +133,18 @@ export class Lessor implements LeaseAttachments {
     this.leases.get(id)?.keys.delete(key);
   }
 
-  /** The leases held and the next ID to try (for snapshots); expiry is virtual ms. */
+  /** The leases held and the next ID to try (for snapshots); expiry is virtual ms (infinite on a non-primary lessor). */
   state(): { nextId: number; leases: Array<{ id: number; ttl: number; expiry: number }> } {
     return { nextId: this.nextId, leases: [...this.leases.values()].map(({ id, ttl, expiry }) => ({ id, ttl, expiry })) };
   }
 
-  /** Re-creates the leases of a snapshot, each expiring `remainingMs` from now; keys attach as they are restored. */
+  /** Re-creates the leases of a snapshot, each expiring `remainingMs` from now (if primary); keys attach as they are restored. */
   restore(state: { nextId: number; leases: ReadonlyArray<{ id: number; ttl: number; remainingMs: number }> }): void {
     for (const { id, ttl, remainingMs } of state.leases) {
-      const timer = this.clock.setTimer(remainingMs, () => this.expire(id), { daemon: true, label: `etcd lease ${id} expiry` });
-      this.leases.set(id, { id, ttl, expiry: timer.at, timer, keys: new Set() });
+      const timer = this.primary ? this.schedule(id, remainingMs) : undefined;
+      const lease: Lease = { id, ttl, expiry: timer ? timer.at : Number.POSITIVE_INFINITY, timer, keys: new Set() };
+      if (!timer) lease.restoredExpiry = this.clock.now() + remainingMs;
+      this.leases.set(id, lease);
     }
     this.nextId = state.nextId;
   }
@@ -114,11 +154,22 @@ export class Lessor implements LeaseAttachments {
     this.leases.clear();
   }
 
-  private schedule(id: number, ttl: number): Timer {
-    return this.clock.setTimer(ttl * 1000, () => this.expire(id), { daemon: true, label: `etcd lease ${id} expiry` });
+  private schedule(id: number, ms: number): Timer {
+    return this.clock.setTimer(ms, () => this.expire(id), { daemon: true, label: `etcd lease ${id} expiry` });
   }
 
   private expire(id: number): void {
-    if (this.leases.has(id)) this.revoke(id);
+    const lease = this.leases.get(id);
+    if (!lease || !this.primary) return;
+    lease.timer = undefined;
+    this.onExpired(id);
+  }
+
+  /** The revoke of an expired lease could not be committed: look again in 500 ms (etcd's lessor loop). */
+  retryExpiry(id: number): void {
+    const lease = this.leases.get(id);
+    if (!lease || !this.primary || lease.timer) return;
+    lease.timer = this.schedule(id, 500);
+    lease.expiry = lease.timer.at;
   }
 }

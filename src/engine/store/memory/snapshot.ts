@@ -6,30 +6,11 @@
  * and watches from old revisions exactly as the original did; only its watchers are gone, as a
  * restarted server's clients must watch again.
  */
+import { STORE_SNAPSHOT_FORMAT, type RecordTuple, type StoreSnapshot } from '../snapshot';
 import type { KeyValue } from '../types';
 import { isTombstone } from './key-index';
 import type { KvStore } from './kv-store';
 import type { Lessor } from './lessor';
-
-export const STORE_SNAPSHOT_FORMAT = 'kubesim/store-snapshot@1';
-
-/** A record as [key, value, createRevision, modRevision, version, lease]: compact in JSON. */
-export type RecordTuple = [string, string, number, number, number, number];
-
-export interface StoreSnapshot {
-  format: typeof STORE_SNAPSHOT_FORMAT;
-  revision: number;
-  /** -1 when the store was never compacted. */
-  compactRevision: number;
-  /** Records the key index holds from before the revision log begins (a compaction kept them). */
-  base: RecordTuple[];
-  /** The revision of log[0]. */
-  logStart: number;
-  /** The changes of each revision from logStart to revision, in the order they were applied. */
-  log: RecordTuple[][];
-  nextLeaseId: number;
-  leases: Array<{ id: number; ttl: number; remainingMs: number }>;
-}
 
 function tuple(kv: KeyValue): RecordTuple {
   return [kv.key, kv.value, kv.createRevision, kv.modRevision, kv.version, kv.lease];
@@ -57,7 +38,8 @@ export function takeSnapshot(kv: KvStore, lessor: Lessor, now: number): StoreSna
     logStart,
     log,
     nextLeaseId: leases.nextId,
-    leases: leases.leases.map(({ id, ttl, expiry }) => ({ id, ttl, remainingMs: Math.max(0, expiry - now) })),
+    // A lease of a lessor that is not primary never expires there: restored, it gets its full TTL.
+    leases: leases.leases.map(({ id, ttl, expiry }) => ({ id, ttl, remainingMs: Number.isFinite(expiry) ? Math.max(0, expiry - now) : ttl * 1000 })),
   };
 }
 

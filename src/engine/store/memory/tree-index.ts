@@ -75,11 +75,11 @@ export class TreeIndex {
   }
 
   /** Forgets history below `rev` (see KeyIndex.compact); keys left empty leave the tree. */
-  compact(rev: number): void {
+  compact(rev: number, dropped?: (kv: KeyValue) => void): void {
     const still: KeyIndex[] = [];
     for (const index of this.withHistory) {
       const key = index.latest.key;
-      if (index.compact(rev)) {
+      if (index.compact(rev, dropped)) {
         this.tree.delete(key);
         this.byKey.delete(key);
       } else if (index.hasHistory) {

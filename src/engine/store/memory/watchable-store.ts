@@ -36,6 +36,11 @@ export class WatchableStore {
     this.synced = new WatcherGroup(kv.index.compare);
   }
 
+  /** Watchers registered and not canceled. */
+  get watcherCount(): number {
+    return this.all.size;
+  }
+
   watch(request: WatchRequest, listener: WatchListener): Watch {
     const curRev = this.kv.currentRev;
     const key = request.key === '' ? '\0' : request.key;

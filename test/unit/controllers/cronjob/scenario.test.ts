@@ -6,7 +6,7 @@ import { EVENTS, JOBS } from '../../../../src/engine/client/resources';
 import { deepCopy } from '../../../../src/engine/client/clone';
 import type { KubeObject } from '../../../../src/engine/api/types';
 import type { CronJob } from '../../../../src/engine/controllers/cronjob/types';
-import type { Job } from '../../../../src/engine/controllers/job/types';
+import type { Job } from '../../../../src/engine/controllers/util/types/job';
 
 const CRONJOBS = { group: 'batch', version: 'v1', resource: 'cronjobs' };
 

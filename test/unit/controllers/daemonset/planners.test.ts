@@ -4,7 +4,7 @@ import { daemonPod, daemonPodSpec } from '../../../../src/engine/controllers/dae
 import { nodeShouldRunDaemonPod } from '../../../../src/engine/controllers/daemonset/predicates';
 import { maxUnavailable, oldPodsToDelete } from '../../../../src/engine/controllers/daemonset/rolling';
 import type { DaemonSet } from '../../../../src/engine/controllers/daemonset/types';
-import type { Pod } from '../../../../src/engine/controllers/replicaset/types';
+import type { Pod } from '../../../../src/engine/controllers/util/types/workload';
 import type { Node } from '../../../../src/engine/scheduler/api';
 
 const ds = (spec: Record<string, unknown> = {}): DaemonSet => ({

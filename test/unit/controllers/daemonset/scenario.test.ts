@@ -6,7 +6,7 @@ import { CONTROLLERREVISIONS, DAEMONSETS, NODES, PODS, SERVICEACCOUNTS } from '.
 import { deepCopy } from '../../../../src/engine/client/clone';
 import type { KubeObject } from '../../../../src/engine/api/types';
 import type { DaemonSet } from '../../../../src/engine/controllers/daemonset/types';
-import type { Pod } from '../../../../src/engine/controllers/replicaset/types';
+import type { Pod } from '../../../../src/engine/controllers/util/types/workload';
 
 async function pods(h: ControllerHarness): Promise<Pod[]> {
   return (await h.admin.resource<Pod>(PODS, 'kube-system').list()).items as Pod[];

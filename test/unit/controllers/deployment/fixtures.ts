@@ -1,7 +1,7 @@
 /** Object builders mirroring upstream's test helpers (newDeployment, rs, newRSWithStatus in deployment_controller_test.go). */
 import type { IntOrString } from '../../../../src/engine/api/intstr';
 import type { Deployment } from '../../../../src/engine/controllers/deployment/types';
-import type { ReplicaSet } from '../../../../src/engine/controllers/replicaset/types';
+import type { ReplicaSet } from '../../../../src/engine/controllers/util/types/workload';
 
 export const T0 = '2016-05-20T00:00:00Z';
 export const T1 = '2016-05-20T01:00:00Z';

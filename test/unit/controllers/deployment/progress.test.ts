@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { Plan } from '../../../../src/engine/controllers/deployment/plan';
 import { requeueStuckDeployment, syncRolloutStatus } from '../../../../src/engine/controllers/deployment/progress';
 import type { Deployment, DeploymentCondition, DeploymentStatus } from '../../../../src/engine/controllers/deployment/types';
-import type { ReplicaSet } from '../../../../src/engine/controllers/replicaset/types';
+import type { ReplicaSet } from '../../../../src/engine/controllers/util/types/workload';
 import { rs } from './fixtures';
 
 const status = (replicas: number, updatedReplicas: number, availableReplicas: number): DeploymentStatus => ({ replicas, updatedReplicas, availableReplicas });

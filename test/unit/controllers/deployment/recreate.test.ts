@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { Plan, type DeploymentAction } from '../../../../src/engine/controllers/deployment/plan';
 import { oldPodsRunning, rolloutRecreate, type PodMap } from '../../../../src/engine/controllers/deployment/recreate';
 import type { Deployment } from '../../../../src/engine/controllers/deployment/types';
-import type { Pod, ReplicaSet } from '../../../../src/engine/controllers/replicaset/types';
+import type { Pod, ReplicaSet } from '../../../../src/engine/controllers/util/types/workload';
 import { newRSWithStatus, rs, T1 } from './fixtures';
 
 const NOW = Date.UTC(2016, 4, 20, 3);

@@ -7,7 +7,7 @@ import {
   reconcileOldReplicaSets,
   scaleDownOldReplicaSetsForRollingUpdate,
 } from '../../../../src/engine/controllers/deployment/rolling';
-import type { ReplicaSet } from '../../../../src/engine/controllers/replicaset/types';
+import type { ReplicaSet } from '../../../../src/engine/controllers/util/types/workload';
 import { newDeployment, rs } from './fixtures';
 
 const NOW = Date.UTC(2016, 4, 20);

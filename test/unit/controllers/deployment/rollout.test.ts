@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import type { DeploymentAction, Plan } from '../../../../src/engine/controllers/deployment/plan';
 import { planSync } from '../../../../src/engine/controllers/deployment/reconcile';
 import type { Deployment } from '../../../../src/engine/controllers/deployment/types';
-import type { ReplicaSet } from '../../../../src/engine/controllers/replicaset/types';
+import type { ReplicaSet } from '../../../../src/engine/controllers/util/types/workload';
 
 const START = Date.UTC(2025, 0, 1);
 

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { PODS } from '../../../../src/engine/client/resources';
 import type { Deployment, DeploymentCondition } from '../../../../src/engine/controllers/deployment/types';
-import type { Pod } from '../../../../src/engine/controllers/replicaset/types';
+import type { Pod } from '../../../../src/engine/controllers/util/types/workload';
 import { Cluster } from '../replicaset/cluster';
 
 function web(replicas: number, image = 'nginx:1.26'): Deployment {

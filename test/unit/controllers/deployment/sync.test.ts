@@ -5,7 +5,7 @@ import { Plan, type DeploymentAction } from '../../../../src/engine/controllers/
 import { maxSurge } from '../../../../src/engine/controllers/deployment/strategy';
 import { cleanupDeployment, planCreateFailure, scale } from '../../../../src/engine/controllers/deployment/sync';
 import type { Deployment } from '../../../../src/engine/controllers/deployment/types';
-import type { ReplicaSet } from '../../../../src/engine/controllers/replicaset/types';
+import type { ReplicaSet } from '../../../../src/engine/controllers/util/types/workload';
 import { newDeployment, newRSWithStatus, rs, T0, T1, T2 } from './fixtures';
 
 const NOW = Date.UTC(2016, 4, 20, 3);

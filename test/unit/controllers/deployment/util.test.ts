@@ -29,9 +29,9 @@ import {
   newRSNewReplicas,
   resolveFenceposts,
 } from '../../../../src/engine/controllers/deployment/strategy';
-import { computeHash, equalIgnoreHash, safeEncodeString } from '../../../../src/engine/controllers/deployment/template';
+import { computeHash, equalIgnoreHash, safeEncodeString } from '../../../../src/engine/controllers/util/template-hash';
 import type { Deployment, DeploymentCondition, DeploymentStatus } from '../../../../src/engine/controllers/deployment/types';
-import type { PodTemplateSpec, ReplicaSet } from '../../../../src/engine/controllers/replicaset/types';
+import type { PodTemplateSpec, ReplicaSet } from '../../../../src/engine/controllers/util/types/workload';
 import { newDeployment, rs } from './fixtures';
 
 function generateDeployment(image: string): Deployment {

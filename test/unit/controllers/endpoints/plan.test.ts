@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { planEndpoints } from '../../../../src/engine/controllers/endpoints/plan';
 import { buildSubsets, truncateSubsets } from '../../../../src/engine/controllers/endpoints/subsets';
 import type { EndpointSubset, Endpoints } from '../../../../src/engine/controllers/endpoints/types';
-import type { Pod, Service } from '../../../../src/engine/controllers/endpointslice/types';
+import type { Pod, Service } from '../../../../src/engine/controllers/util/types/endpoint';
 import { newPod, newService, podIP } from '../endpointslice/fixtures';
 
 const addr = (n: number) => ({ ip: podIP(n), nodeName: 'node-1', targetRef: { kind: 'Pod', namespace: 'test', name: `pod${n}`, uid: `uid-${n}` } });

@@ -1,7 +1,7 @@
 /** Pods, Services and slices shaped like upstream's reconciler test helpers (newPod, newServiceAndEndpointMeta). */
 import { podToEndpoint } from '../../../../src/engine/controllers/endpointslice/endpoint';
 import { serviceControllerRef } from '../../../../src/engine/controllers/endpointslice/slice';
-import type { EndpointPort, EndpointSlice, Node, Pod, Service } from '../../../../src/engine/controllers/endpointslice/types';
+import type { EndpointPort, EndpointSlice, Node, Pod, Service } from '../../../../src/engine/controllers/util/types/endpoint';
 
 /** Valid and distinct for any n (upstream's 1.2.3.<4+n> overflows past 251). */
 export const podIP = (n: number): string => `10.${Math.floor((4 + n) / 65536) % 256}.${Math.floor((4 + n) / 256) % 256}.${(4 + n) % 256}`;

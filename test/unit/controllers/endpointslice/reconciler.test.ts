@@ -4,7 +4,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { reconcileSlices, type ReconcileInput, type SliceAction } from '../../../../src/engine/controllers/endpointslice/reconciler';
-import { CONTROLLER_NAME, type EndpointSlice, type Pod, type Service } from '../../../../src/engine/controllers/endpointslice/types';
+import { CONTROLLER_NAME, type EndpointSlice, type Pod, type Service } from '../../../../src/engine/controllers/util/types/endpoint';
 import { endpointOf, newEmptySlice, newPod, newService, NODE_1, pods } from './fixtures';
 
 function reconcile(service: Service, podList: readonly Pod[], existing: readonly EndpointSlice[], extra: Partial<ReconcileInput> = {}): { actions: SliceAction[]; errors: string[] } {

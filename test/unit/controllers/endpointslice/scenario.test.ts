@@ -5,7 +5,7 @@ import { EndpointSliceController, ENDPOINTSLICE_CONTROLLER_ACCOUNT } from '../..
 import { ENDPOINTSLICES, NODES, PODS, SERVICEACCOUNTS, SERVICES } from '../../../../src/engine/client/resources';
 import { deepCopy } from '../../../../src/engine/client/clone';
 import type { KubeObject } from '../../../../src/engine/api/types';
-import type { EndpointSlice } from '../../../../src/engine/controllers/endpointslice/types';
+import type { EndpointSlice } from '../../../../src/engine/controllers/util/types/endpoint';
 import type { ReconcileRecord } from '../../../../src/engine/trace/reconcile';
 
 async function setup(): Promise<ControllerHarness> {

@@ -1,12 +1,12 @@
 /** k8s.io/endpointslice utils_test.go: podToEndpoint, ports, labels, address types, findPort; and the trackers. */
 import { strict as assert } from 'node:assert';
 import { endpointPorts, podToEndpoint } from '../../../../src/engine/controllers/endpointslice/endpoint';
-import { findPort } from '../../../../src/engine/controllers/endpointslice/pod';
-import { servicesToUpdateOnPodChange } from '../../../../src/engine/controllers/endpointslice/pod-services';
+import { findPort } from '../../../../src/engine/controllers/util/endpoint/pod';
+import { servicesToUpdateOnPodChange } from '../../../../src/engine/controllers/util/endpoint/pod-services';
 import { addressTypesForService, sliceLabels, slicePrefix } from '../../../../src/engine/controllers/endpointslice/slice';
 import { EndpointSliceTracker } from '../../../../src/engine/controllers/endpointslice/tracker';
-import { formatTriggerTime, TriggerTimeTracker } from '../../../../src/engine/controllers/endpointslice/trigger-time';
-import { CONTROLLER_NAME, type Node, type Pod, type Service } from '../../../../src/engine/controllers/endpointslice/types';
+import { formatTriggerTime, TriggerTimeTracker } from '../../../../src/engine/controllers/util/endpoint/trigger-time';
+import { CONTROLLER_NAME, type Node, type Pod, type Service } from '../../../../src/engine/controllers/util/types/endpoint';
 import { newEmptySlice, newPod, newService } from './fixtures';
 
 const node1: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1', labels: { 'topology.kubernetes.io/zone': 'us-central1-a', 'topology.kubernetes.io/region': 'us-central1' } } };

@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { nextBackoffRecord, remainingBackoffMs } from '../../../../src/engine/controllers/job/backoff';
 import { ensureCondition } from '../../../../src/engine/controllers/job/conditions';
-import type { Pod } from '../../../../src/engine/controllers/job/types';
+import type { Pod } from '../../../../src/engine/controllers/util/types/job';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
 const pod = (phase: string, finishedAt: number): Pod => ({

@@ -5,7 +5,7 @@ import { JobController, JOB_CONTROLLER_ACCOUNT } from '../../../../src/engine/co
 import { EVENTS, JOBS, PODS, SERVICEACCOUNTS } from '../../../../src/engine/client/resources';
 import { deepCopy } from '../../../../src/engine/client/clone';
 import type { KubeObject } from '../../../../src/engine/api/types';
-import type { Job, Pod } from '../../../../src/engine/controllers/job/types';
+import type { Job, Pod } from '../../../../src/engine/controllers/util/types/job';
 
 async function setup(): Promise<ControllerHarness> {
   const h = await controllerHarness();

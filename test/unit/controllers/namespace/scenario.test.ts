@@ -5,7 +5,7 @@ import { NamespaceController, NAMESPACE_CONTROLLER_ACCOUNT } from '../../../../s
 import { CONFIGMAPS, NAMESPACES, PODS, SERVICEACCOUNTS } from '../../../../src/engine/client/resources';
 import { deepCopy } from '../../../../src/engine/client/clone';
 import { isNotFound } from '../../../../src/engine/client/errors';
-import type { Namespace } from '../../../../src/engine/controllers/namespace/types';
+import type { Namespace } from '../../../../src/engine/controllers/util/types/namespace';
 import type { ReconcileRecord } from '../../../../src/engine/trace/reconcile';
 
 describe('controllers/namespace scenario', () => {

@@ -5,7 +5,7 @@ import { checkNodeHealth, type NodeHealth } from '../../../../src/engine/control
 import { labelsToReconcile } from '../../../../src/engine/controllers/nodelifecycle/labels';
 import { RateLimitedTimedQueue } from '../../../../src/engine/controllers/nodelifecycle/rate-limited-queue';
 import { noScheduleTaintChanges, withoutTaints, withTaints } from '../../../../src/engine/controllers/nodelifecycle/taints';
-import type { Lease, Node, NodeCondition } from '../../../../src/engine/controllers/nodelifecycle/types';
+import type { Lease, Node, NodeCondition } from '../../../../src/engine/controllers/util/types/node';
 import { computeZoneState, DEFAULT_EVICTION_SETTINGS, zoneKey, zoneQps } from '../../../../src/engine/controllers/nodelifecycle/zones';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');

@@ -10,7 +10,7 @@ import { TaintEvictionController, TAINT_EVICTION_ACCOUNT } from '../../../../src
 import { EVENTS, LEASES, NODES, PODS, SERVICEACCOUNTS } from '../../../../src/engine/client/resources';
 import { deepCopy } from '../../../../src/engine/client/clone';
 import type { KubeObject } from '../../../../src/engine/api/types';
-import type { Node, Pod } from '../../../../src/engine/controllers/nodelifecycle/types';
+import type { Node, Pod } from '../../../../src/engine/controllers/util/types/node';
 
 interface FakeKubelet {
   stop(): void;

@@ -9,7 +9,7 @@ import { DEPLOYMENTS, EVENTS, PODS, REPLICASETS } from '../../../../src/engine/c
 import { DeploymentController, DEPLOYMENT_CONTROLLER_ACCOUNT } from '../../../../src/engine/controllers/deployment/controller';
 import type { Deployment } from '../../../../src/engine/controllers/deployment/types';
 import { ReplicaSetController, REPLICASET_CONTROLLER_ACCOUNT } from '../../../../src/engine/controllers/replicaset/controller';
-import type { Pod, ReplicaSet } from '../../../../src/engine/controllers/replicaset/types';
+import type { Pod, ReplicaSet } from '../../../../src/engine/controllers/util/types/workload';
 import { controllerHarness, type ControllerHarness } from '../../../support/controller-harness';
 import { FakeKubelet, type FakeKubeletOptions } from './fake-kubelet';
 

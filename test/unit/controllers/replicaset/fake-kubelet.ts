@@ -7,7 +7,7 @@ import type { Client } from '../../../../src/engine/client/client';
 import { SharedInformerFactory, type SharedIndexInformer } from '../../../../src/engine/client/informer';
 import { PODS } from '../../../../src/engine/client/resources';
 import type { Clock } from '../../../../src/engine/clock';
-import type { Pod } from '../../../../src/engine/controllers/replicaset/types';
+import type { Pod } from '../../../../src/engine/controllers/util/types/workload';
 import { Random } from '../../../../src/engine/random';
 
 export interface FakeKubeletOptions {

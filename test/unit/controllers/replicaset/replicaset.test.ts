@@ -5,14 +5,14 @@
  */
 import { strict as assert } from 'node:assert';
 import { Clock } from '../../../../src/engine/clock';
-import { ControllerExpectations, EXPECTATIONS_TIMEOUT_MS } from '../../../../src/engine/controllers/replicaset/expectations';
+import { ControllerExpectations, EXPECTATIONS_TIMEOUT_MS } from '../../../../src/engine/controllers/util/expectations';
 import { planReplicas } from '../../../../src/engine/controllers/replicaset/manage';
 import { compareForDeletion, getPodsToDelete, type RankedPod } from '../../../../src/engine/controllers/replicaset/pod-ranking';
-import { isPodAvailable } from '../../../../src/engine/controllers/replicaset/pod-status';
+import { isPodAvailable } from '../../../../src/engine/controllers/util/pod-status';
 import { podFromTemplate } from '../../../../src/engine/controllers/replicaset/pod-template';
-import { slowStartBatch, slowStartBatchSizes } from '../../../../src/engine/controllers/replicaset/slow-start';
+import { slowStartBatch, slowStartBatchSizes } from '../../../../src/engine/controllers/util/slow-start';
 import { calculateStatus, statusNeedsUpdate } from '../../../../src/engine/controllers/replicaset/status';
-import type { Pod, ReplicaSet } from '../../../../src/engine/controllers/replicaset/types';
+import type { Pod, ReplicaSet } from '../../../../src/engine/controllers/util/types/workload';
 
 const NOW = Date.UTC(2025, 5, 1, 12);
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');

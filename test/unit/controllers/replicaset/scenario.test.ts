@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { PODS, REPLICASETS } from '../../../../src/engine/client/resources';
 import type { Deployment } from '../../../../src/engine/controllers/deployment/types';
-import type { Pod, ReplicaSet } from '../../../../src/engine/controllers/replicaset/types';
+import type { Pod, ReplicaSet } from '../../../../src/engine/controllers/util/types/workload';
 import type { ApiRequestRecord } from '../../../../src/engine/trace/apiserver';
 import type { ReconcileRecord } from '../../../../src/engine/trace/reconcile';
 import { Cluster } from './cluster';

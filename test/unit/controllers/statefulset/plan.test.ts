@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import { planStatefulSet, type Revisions } from '../../../../src/engine/controllers/statefulset/plan';
 import { newStatefulSetPod, ordinalOf } from '../../../../src/engine/controllers/statefulset/identity';
 import type { StatefulSet } from '../../../../src/engine/controllers/statefulset/types';
-import type { Pod } from '../../../../src/engine/controllers/replicaset/types';
+import type { Pod } from '../../../../src/engine/controllers/util/types/workload';
 
 const set = (spec: Partial<StatefulSet['spec']>): StatefulSet => ({
   apiVersion: 'apps/v1',

@@ -6,7 +6,7 @@ import { EVENTS, NODES, PERSISTENTVOLUMECLAIMS, PODS, SERVICEACCOUNTS, STATEFULS
 import { deepCopy } from '../../../../src/engine/client/clone';
 import type { KubeObject } from '../../../../src/engine/api/types';
 import type { StatefulSet } from '../../../../src/engine/controllers/statefulset/types';
-import type { Pod } from '../../../../src/engine/controllers/replicaset/types';
+import type { Pod } from '../../../../src/engine/controllers/util/types/workload';
 
 async function pods(h: ControllerHarness): Promise<Pod[]> {
   return (await h.admin.resource<Pod>(PODS, 'default').list()).items as Pod[];

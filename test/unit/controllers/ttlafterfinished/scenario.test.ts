@@ -11,7 +11,7 @@ import { JOBS, PODS, SERVICEACCOUNTS } from '../../../../src/engine/client/resou
 import { deepCopy } from '../../../../src/engine/client/clone';
 import { isNotFound } from '../../../../src/engine/client/errors';
 import type { JsonObject } from '../../../../src/engine/api/types';
-import type { Job, Pod } from '../../../../src/engine/controllers/job/types';
+import type { Job, Pod } from '../../../../src/engine/controllers/util/types/job';
 
 async function setup(): Promise<ControllerHarness> {
   const h = await controllerHarness();

@@ -4,6 +4,7 @@
  */
 import { isObject, type KubeObject } from '../../../api/types';
 import type { AdmissionContext, AdmissionPlugin } from '../types';
+import { own, setOwn } from '../../../api/own';
 
 interface DefaultClassSpec {
   name: string;
@@ -14,7 +15,7 @@ interface DefaultClassSpec {
 }
 
 async function defaultClass(ctx: AdmissionContext, s: DefaultClassSpec): Promise<KubeObject | undefined> {
-  const defaults = (await ctx.reader.list(s.classes)).filter((c) => c.metadata.annotations?.[s.annotation] === 'true');
+  const defaults = (await ctx.reader.list(s.classes)).filter((c) => own(c.metadata.annotations, s.annotation) === 'true');
   defaults.sort((x, y) => {
     const tx = x.metadata.creationTimestamp ?? '';
     const ty = y.metadata.creationTimestamp ?? '';
@@ -32,10 +33,10 @@ function defaultClassPlugin(s: DefaultClassSpec): AdmissionPlugin {
       if (!a.object) return;
       const spec = isObject(a.object.spec) ? a.object.spec : {};
       // An explicit "" means "no class" and is kept.
-      if (spec[s.field] !== undefined && spec[s.field] !== null) return;
+      if (own(spec, s.field) !== undefined && own(spec, s.field) !== null) return;
       const cls = await defaultClass(ctx, s);
       if (!cls?.metadata.name) return;
-      spec[s.field] = cls.metadata.name;
+      setOwn(spec, s.field, cls.metadata.name);
       a.object.spec = spec;
       return `${s.field} ${cls.metadata.name}`;
     },

@@ -1,6 +1,8 @@
 /**
  * DefaultTolerationSeconds: pods tolerate the not-ready and unreachable NoExecute taints for
- * 300 seconds unless they say otherwise, so a node outage evicts them after five minutes.
+ * 300 seconds unless they say otherwise, so a node outage evicts them after five minutes. As
+ * upstream, on updates too: an update (a server-side apply of a pod's atomic tolerations list)
+ * that leaves them out gets them back instead of failing as a change to existing tolerations.
  */
 import { isObject, type JsonObject } from '../../../api/types';
 import { isPod, type AdmissionPlugin } from '../types';
@@ -17,7 +19,7 @@ function tolerates(tolerations: JsonObject[], key: string): boolean {
 
 export const defaultTolerationSeconds: AdmissionPlugin = {
   name: 'DefaultTolerationSeconds',
-  handles: (a) => a.operation === 'CREATE' && isPod(a),
+  handles: (a) => (a.operation === 'CREATE' || a.operation === 'UPDATE') && isPod(a),
   admit(a) {
     if (!a.object) return;
     const spec = isObject(a.object.spec) ? a.object.spec : {};

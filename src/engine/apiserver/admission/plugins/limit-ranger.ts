@@ -8,6 +8,7 @@ import { parseQuantity, Quantity } from '../../../api/quantity';
 import { isObject, type JsonObject, type KubeObject } from '../../../api/types';
 import { admissionForbidden } from '../errors';
 import { isPod, type AdmissionAttributes, type AdmissionContext, type AdmissionPlugin } from '../types';
+import { assignOwn, setOwn } from '../../../api/own';
 
 const LIMIT_RANGES = { group: '', resource: 'limitranges' };
 const ANNOTATION = 'kubernetes.io/limit-ranger';
@@ -66,8 +67,8 @@ function mergeDefaults(pod: KubeObject, items: LimitItem[]): string[] {
   const requests: JsonObject = {};
   for (const item of items) {
     if (item.type !== 'Container') continue;
-    Object.assign(requests, item.defaultRequests);
-    Object.assign(limits, item.defaults);
+    assignOwn(requests, item.defaultRequests);
+    assignOwn(limits, item.defaults);
   }
   const notes: string[] = [];
   for (const c of podContainers(pod)) {
@@ -75,8 +76,8 @@ function mergeDefaults(pod: KubeObject, items: LimitItem[]): string[] {
     const have = { limits: isObject(r.limits) ? r.limits : {}, requests: isObject(r.requests) ? r.requests : {} };
     const setLimits = Object.keys(limits).filter((k) => !Object.hasOwn(have.limits, k));
     const setRequests = Object.keys(requests).filter((k) => !Object.hasOwn(have.requests, k));
-    for (const k of setLimits) have.limits[k] = limits[k];
-    for (const k of setRequests) have.requests[k] = requests[k];
+    for (const k of setLimits) setOwn(have.limits, k, limits[k]);
+    for (const k of setRequests) setOwn(have.requests, k, requests[k]);
     r.limits = have.limits;
     r.requests = have.requests;
     const name = typeof c.name === 'string' ? c.name : '';

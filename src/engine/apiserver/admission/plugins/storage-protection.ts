@@ -3,11 +3,12 @@
  * one in use by a pod (or bound to a claim) is not removed before it is released.
  */
 import type { AdmissionPlugin } from '../types';
+import { table } from '../../../api/own';
 
-const FINALIZERS: Record<string, string> = {
+const FINALIZERS = table<string>({
   persistentvolumeclaims: 'kubernetes.io/pvc-protection',
   persistentvolumes: 'kubernetes.io/pv-protection',
-};
+});
 
 export const storageObjectInUseProtection: AdmissionPlugin = {
   name: 'StorageObjectInUseProtection',

@@ -12,6 +12,7 @@ import { podEvaluator } from './pods';
 import type { ResourceList } from './resources';
 import { quotaScopes } from './scopes';
 import { serviceEvaluator } from './services';
+import { table } from '../../../api/own';
 
 export interface Evaluator {
   /** Whether the quota resource name is one this evaluator accounts for (MatchingResources). */
@@ -25,12 +26,12 @@ export interface Evaluator {
   handles(operation: Operation, subresource: string): boolean;
 }
 
-const LEGACY_COUNT_NAMES: Readonly<Record<string, string>> = {
+const LEGACY_COUNT_NAMES = table<string>({
   configmaps: 'configmaps',
   resourcequotas: 'resourcequotas',
   replicationcontrollers: 'replicationcontrollers',
   secrets: 'secrets',
-};
+});
 
 function objectCount(group: string, resource: string): Evaluator {
   const names = new Set([group ? `count/${resource}.${group}` : `count/${resource}`]);

@@ -7,13 +7,14 @@
  */
 import { isObject, type JsonObject } from '../../../api/types';
 import { add, parseResourceList, type ResourceList } from './resources';
+import { own } from '../../../api/own';
 
 type Which = 'requests' | 'limits';
 
 const isSupportedPodLevelResource = (name: string): boolean => name === 'cpu' || name === 'memory' || name.startsWith('hugepages-');
 
 function containers(spec: JsonObject, field: string): JsonObject[] {
-  const list = spec[field];
+  const list = own(spec, field);
   return Array.isArray(list) ? list.filter(isObject) : [];
 }
 

@@ -4,6 +4,7 @@
  */
 import { parseQuantity, Quantity } from '../../../api/quantity';
 import { isObject } from '../../../api/types';
+import { setOwn } from '../../../api/own';
 
 export type ResourceList = Map<string, Quantity>;
 
@@ -20,7 +21,7 @@ export function parseResourceList(v: unknown): ResourceList {
 
 export function toJson(list: ResourceList): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of [...list.keys()].sort()) out[k] = list.get(k)!.toString();
+  for (const k of [...list.keys()].sort()) setOwn(out, k, list.get(k)!.toString());
   return out;
 }
 

@@ -7,6 +7,7 @@
 import { goFloat, goJson, goQuote } from '../../../api/gofmt';
 import type { JsonValue } from '../../../api/types';
 import { isObject } from '../../../api/types';
+import { own } from '../../../api/own';
 
 export type PathElement =
   | { kind: 'field'; name: string }
@@ -77,9 +78,9 @@ function compareMaps(a: { [k: string]: JsonValue | undefined }, b: { [k: string]
     let c: number;
     if (i === ak.length) c = -1;
     else if (i === bk.length) c = 1;
-    else if (a[k] === undefined) c = 1;
-    else if (b[k] === undefined) c = -1;
-    else c = compareValues(a[k]!, b[k]!);
+    else if (own(a, k) === undefined) c = 1;
+    else if (own(b, k) === undefined) c = -1;
+    else c = compareValues(own(a, k)!, own(b, k)!);
     i++;
     if (c !== 0) return c;
   }

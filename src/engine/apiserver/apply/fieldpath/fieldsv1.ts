@@ -10,6 +10,7 @@ import { isObject } from '../../../api/types';
 import type { PathElement } from './element';
 import { compareElements, field, index, keyElement, serializeElement, valueElement } from './element';
 import { FieldSet } from './set';
+import { setOwn } from '../../../api/own';
 
 export function toFieldsV1(set: FieldSet): JsonObject {
   return emit(set, false);
@@ -36,14 +37,14 @@ function emit(set: FieldSet, includeSelf: boolean): JsonObject {
   const { members, children } = set;
   while (mi < members.length || ci < children.length) {
     const c = mi >= members.length ? 1 : ci >= children.length ? -1 : compareElements(members[mi]!, children[ci]!.pe);
-    if (c < 0) out[keyOf(members[mi++]!)] = {};
+    if (c < 0) setOwn(out, keyOf(members[mi++]!), {});
     else if (c > 0) {
       const child = children[ci++]!;
-      out[keyOf(child.pe)] = emit(child.set, false);
+      setOwn(out, keyOf(child.pe), emit(child.set, false));
     } else {
       const child = children[ci++]!;
       mi++;
-      out[keyOf(child.pe)] = emit(child.set, true);
+      setOwn(out, keyOf(child.pe), emit(child.set, true));
     }
   }
   return out;

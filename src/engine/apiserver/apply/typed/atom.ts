@@ -10,6 +10,7 @@ import type { PathElement } from '../fieldpath/element';
 import { compareStrings, valueElement } from '../fieldpath/element';
 import type { Atom, ListAtom, MapAtom, Scalar, TypeRef } from '../schema';
 import { resolve } from '../schema';
+import { own } from '../../../api/own';
 
 /** The handler a value gets: the part of its atom it takes. */
 export type Deduced = { kind: 'map'; map: MapAtom } | { kind: 'scalar'; scalar: Scalar } | { kind: 'list'; list: ListAtom } | { kind: 'none' };
@@ -101,14 +102,14 @@ function keyedItem(list: ListAtom, child: JsonValue): ItemKey {
   if (!isObject(child)) return { ok: false, error: 'associative list with keys may not have non-map elements' };
   const fields: Array<[string, JsonValue]> = [];
   for (const name of list.keys) {
-    const v = child[name];
+    const v = own(child, name);
     if (v !== undefined) {
       fields.push([name, v]);
       continue;
     }
     const elem = resolve(list.element).map;
     if (!elem) return { ok: false, error: `couldn't find default value for ${name}: associative list may not have non-map types` };
-    const def = elem.fields[name]?.default;
+    const def = own(elem.fields, name)?.default;
     if (def !== undefined && def !== null) fields.push([name, def]);
   }
   if (fields.length === 0) {

@@ -13,6 +13,7 @@ import type { ListAtom, MapAtom, TypeRef } from '../schema';
 import { fieldType, hasField } from '../schema';
 import type { Typed } from './atom';
 import { deduce, listItemKey } from './atom';
+import { own } from '../../../api/own';
 
 export interface Comparison {
   removed: FieldSet;
@@ -195,8 +196,8 @@ function compareMaps(t: MapAtom, lhs: JsonValue, rhs: JsonValue, parent: Positio
   const emptyPromoteToLeaf = isEmptyMap(l) && isEmptyMap(r);
   if (t.relationship === 'atomic' || emptyPromoteToLeaf) return leaf(lhs, rhs, parent, pe);
   const at = new Position(parent, pe);
-  if (l) for (const key in l) if (l[key] !== undefined) visitField(t, l[key], r?.[key], key, at, ignored);
-  if (r) for (const key in r) if (r[key] !== undefined && l?.[key] === undefined) visitField(t, undefined, r[key], key, at, ignored);
+  if (l) for (const key in l) if (l[key] !== undefined) visitField(t, l[key], own(r, key), key, at, ignored);
+  if (r) for (const key in r) if (r[key] !== undefined && own(l, key) === undefined) visitField(t, undefined, r[key], key, at, ignored);
 }
 
 function visitField(t: MapAtom, lv: JsonValue | undefined, rv: JsonValue | undefined, key: string, at: Position, ignored: FieldSet | undefined): void {

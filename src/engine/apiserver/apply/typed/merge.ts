@@ -11,6 +11,7 @@ import { compareElements, elementString } from '../fieldpath/element';
 import type { ListAtom, MapAtom, TypeRef } from '../schema';
 import { fieldType } from '../schema';
 import { ValidationError, deduce, listItemKey } from './atom';
+import { own, setOwn } from '../../../api/own';
 
 export class MergeError extends Error {}
 
@@ -39,8 +40,8 @@ function mergeMaps(t: MapAtom, lhs: JsonValue | undefined, rhs: JsonValue | unde
   const keys = new Set<string>();
   for (const m of [l, r]) for (const [k, v] of Object.entries(m ?? {})) if (v !== undefined) keys.add(k);
   for (const key of keys) {
-    const v = merge(l?.[key], r?.[key], fieldType(t, key));
-    if (v !== undefined) out[key] = v;
+    const v = merge(own(l, key), own(r, key), fieldType(t, key));
+    if (v !== undefined) setOwn(out, key, v);
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -10,6 +10,7 @@ import type { FieldSet } from '../fieldpath/set';
 import type { TypeRef } from '../schema';
 import { fieldType } from '../schema';
 import { deduce, listItemKey } from './atom';
+import { setOwn } from '../../../api/own';
 
 export function removeItems(v: JsonValue, toRemove: FieldSet, ref: TypeRef): JsonValue {
   const h = deduce(ref, v).handler;
@@ -41,7 +42,7 @@ export function removeItems(v: JsonValue, toRemove: FieldSet, ref: TypeRef): Jso
         const pe = field(k);
         if (toRemove.has([pe])) continue;
         const subset = toRemove.withPrefix(pe);
-        out[k] = subset.empty() ? val : removeItems(val, subset, fieldType(h.map, k));
+        setOwn(out, k, subset.empty() ? val : removeItems(val, subset, fieldType(h.map, k)));
       }
       return Object.keys(out).length > 0 ? out : null;
     }

@@ -10,6 +10,7 @@ import { isObject, type KubeObject } from '../../../api/types';
 import type { CachedEvent, GroupResource, ObjectReader } from '../../storage/reader';
 import { Derived } from '../rbac/indexes';
 import { podNodeName, podReferences, type ReferenceType } from './references';
+import { own } from '../../../api/own';
 
 export type VertexType = ReferenceType | 'pod' | 'pv' | 'volumeattachment' | 'resourceslice';
 
@@ -68,7 +69,7 @@ const byName = (objs: readonly KubeObject[]): Map<string, KubeObject> => new Map
 
 function specString(obj: KubeObject | undefined, ...path: string[]): string {
   let v: unknown = obj?.spec;
-  for (const p of path) v = isObject(v) ? v[p] : undefined;
+  for (const p of path) v = isObject(v) ? own(v, p) : undefined;
   return typeof v === 'string' ? v : '';
 }
 

@@ -5,15 +5,21 @@
  * by creating a static pod.
  */
 import { isObject, type JsonObject, type KubeObject } from '../../../api/types';
+import { own } from '../../../api/own';
 
 export type ReferenceType = 'secret' | 'configmap' | 'pvc' | 'serviceaccount' | 'resourceclaim';
 
 export const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 
 const objects = (v: unknown): JsonObject[] => (Array.isArray(v) ? v.filter(isObject) : []);
-const field = (o: unknown, key: string): JsonObject | undefined => (isObject(o) && isObject(o[key]) ? o[key] : undefined);
-const name = (o: JsonObject | undefined, key = 'name'): string | undefined =>
-  o && typeof o[key] === 'string' && o[key] !== '' ? o[key] : undefined;
+const field = (o: unknown, key: string): JsonObject | undefined => {
+  const v = isObject(o) ? own(o, key) : undefined;
+  return isObject(v) ? v : undefined;
+};
+const name = (o: JsonObject | undefined, key = 'name'): string | undefined => {
+  const v = own(o, key);
+  return typeof v === 'string' && v !== '' ? v : undefined;
+};
 
 // Volume sources whose secret is a secretRef (azureFile names it directly; secret volumes by secretName).
 const SECRET_REF_VOLUMES = ['cephfs', 'cinder', 'flexVolume', 'rbd', 'scaleIO', 'iscsi', 'storageos'];

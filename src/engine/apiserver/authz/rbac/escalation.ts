@@ -18,6 +18,7 @@ import { aggregateMessage, byteOrder, compactString, goQuoteList } from './forma
 import { roleReferenceRules, rulesFor, type RbacState } from './resolver';
 import { StoredRbacState } from './state';
 import { RBAC_GROUP, roleRefOf, rulesOf, type PolicyRule, type RoleRef } from './types';
+import { own } from '../../../api/own';
 
 export type RoleResource = 'roles' | 'clusterroles';
 export type BindingResource = 'rolebindings' | 'clusterrolebindings';
@@ -159,7 +160,7 @@ function semanticEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => semanticEqual(x, b[i]));
   if (isObject(a) && isObject(b)) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const k of keys) if (!semanticEqual(a[k], b[k])) return false;
+    for (const k of keys) if (!semanticEqual(own(a, k), own(b, k))) return false;
     return true;
   }
   return a === b;

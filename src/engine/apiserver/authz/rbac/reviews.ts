@@ -14,6 +14,7 @@ import { isObject, type JsonObject, type KubeObject } from '../../../api/types';
 import type { UserInfo } from '../../authn/user';
 import type { Attributes, Authorizer, Decision } from '../types';
 import { aggregateMessage } from './format';
+import { setOwn } from '../../../api/own';
 
 const AUTHORIZATION_GROUP = 'authorization.k8s.io';
 
@@ -46,7 +47,7 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 // omitempty: empty lists are left out of the wire form.
 function listField(out: JsonObject, key: string, xs: readonly string[] | undefined): void {
-  if (xs && xs.length > 0) out[key] = [...xs];
+  if (xs && xs.length > 0) setOwn(out, key, [...xs]);
 }
 
 /** SelfSubjectRulesReview: the review kube-apiserver answers, or its BadRequest. */

@@ -30,7 +30,7 @@ function scaleDownRules(): JsonObject {
 function mergeRules(given: JsonValue | undefined, defaults: JsonObject): JsonObject {
   if (!isObject(given)) return defaults;
   const from = given;
-  for (const key of ['selectPolicy', 'stabilizationWindowSeconds', 'policies', 'tolerance']) {
+  for (const key of ['selectPolicy', 'stabilizationWindowSeconds', 'policies', 'tolerance'] as const) {
     if (!isNil(from[key])) defaults[key] = from[key];
   }
   return defaults;

@@ -5,6 +5,8 @@
  * rejection to validation). The grammar is distribution/reference's, applied after Docker Hub
  * names are normalised ("nginx" -> "docker.io/library/nginx").
  */
+import { own } from '../../../api/own';
+
 
 const pathComponent = '[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*';
 const domainComponent = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
@@ -46,7 +48,7 @@ export function imageTag(image: string): string | undefined {
 
 function validDigest(d: string): boolean {
   const [algorithm = '', encoded = ''] = d.split(':');
-  const length = digestHexLength[algorithm];
+  const length = own(digestHexLength, algorithm);
   return length !== undefined && encoded.length === length && /^[a-f0-9]+$/.test(encoded);
 }
 

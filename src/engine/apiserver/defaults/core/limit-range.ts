@@ -6,10 +6,11 @@ import type { JsonObject } from '../../../api/types';
 import { jsonDefaulter, mapToFill, objectAt, objectsIn, structAt } from '../fields';
 import { registerDefaulter } from '../registry';
 import { defaultResourceList } from './resource-list';
+import { setOwn } from '../../../api/own';
 
 function fillMissing(target: JsonObject, from: JsonObject | undefined): void {
   for (const [name, value] of Object.entries(from ?? {})) {
-    if (!(name in target) && value !== undefined) target[name] = value;
+    if (!Object.hasOwn(target, name) && value !== undefined) setOwn(target, name, value);
   }
 }
 

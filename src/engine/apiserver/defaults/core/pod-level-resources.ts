@@ -13,6 +13,7 @@ import type { JsonObject } from '../../../api/types';
 import { isEmpty, mapToFill, objectAt, objectsIn } from '../fields';
 import type { Quantity } from '../../../api/quantity';
 import { quantityOf } from './resource-list';
+import { setOwn } from '../../../api/own';
 
 type ResourceTotals = Map<string, Quantity>;
 
@@ -81,8 +82,8 @@ export function defaultHugePagePodLimits(spec: JsonObject): void {
   const limits = mapToFill(resources, 'limits');
   if (!limits) return;
   for (const [name, q] of aggregateContainers(spec, 'limits')) {
-    if (!name.startsWith(hugePagesPrefix) || name in requests || name in limits) continue;
-    limits[name] = q.toString();
+    if (!name.startsWith(hugePagesPrefix) || Object.hasOwn(requests, name) || Object.hasOwn(limits, name)) continue;
+    setOwn(limits, name, q.toString());
   }
   if (Object.keys(limits).length > 0) resources.limits = limits;
 }
@@ -94,10 +95,10 @@ export function defaultPodRequests(spec: JsonObject): void {
   const requests = mapToFill(resources, 'requests');
   if (!requests) return;
   for (const [name, q] of aggregateContainers(spec, 'requests')) {
-    if (!(name in requests) && isOvercommittable(name)) requests[name] = q.toString();
+    if (!Object.hasOwn(requests, name) && isOvercommittable(name)) setOwn(requests, name, q.toString());
   }
   for (const [name, value] of Object.entries(limits)) {
-    if (!(name in requests) && isSupportedPodLevelResource(name)) requests[name] = value;
+    if (!Object.hasOwn(requests, name) && isSupportedPodLevelResource(name)) setOwn(requests, name, value);
   }
   if (Object.keys(requests).length > 0) resources.requests = requests;
 }

@@ -9,6 +9,7 @@ import { registerDefaulter } from '../registry';
 import { defaultHugePagePodLimits, defaultPodRequests } from './pod-level-resources';
 import { defaultPodSpec } from './pod-spec';
 import { defaultResourceList, defaultResourceRequirements } from './resource-list';
+import { setOwn } from '../../../api/own';
 
 export function defaultPod(pod: JsonObject): void {
   const spec = structAt(pod, 'spec');
@@ -39,7 +40,7 @@ function defaultRequestsToLimits(container: JsonObject): void {
   const requests = mapToFill(resources, 'requests');
   if (!requests) return;
   for (const [name, value] of Object.entries(limits)) {
-    if (!(name in requests) && value !== undefined) requests[name] = value;
+    if (!Object.hasOwn(requests, name) && value !== undefined) setOwn(requests, name, value);
   }
   if (Object.keys(requests).length > 0) resources.requests = requests;
 }

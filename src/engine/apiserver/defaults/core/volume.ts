@@ -9,6 +9,7 @@ import { defaultObjectFieldSelector } from './container';
 import { defaultPullPolicy } from './image-pull-policy';
 import { defaultPersistentVolumeClaimSpec } from './persistent-volume-claim-spec';
 import { defaultAzureDisk, defaultHostPath, defaultISCSI, defaultRBD, defaultScaleIO } from './volume-sources';
+import { own } from '../../../api/own';
 
 const defaultFileMode = 0o644;
 const tokenExpirationSeconds = 3600;
@@ -23,7 +24,7 @@ const volumeSourceFields = [
 ];
 
 export function defaultVolume(volume: JsonObject): void {
-  if (volumeSourceFields.every((f) => isNil(volume[f]))) volume.emptyDir = {};
+  if (volumeSourceFields.every((f) => isNil(own(volume, f)))) volume.emptyDir = {};
   const image = objectAt(volume, 'image');
   if (image && isEmptyString(image.pullPolicy)) {
     image.pullPolicy = defaultPullPolicy(typeof image.reference === 'string' ? image.reference : '');

@@ -15,6 +15,7 @@ import {
   errNoMergeKey,
 } from './errors';
 import { goEqual } from './order';
+import { own } from '../../../api/own';
 
 export const DIRECTIVE = '$patch';
 export const RETAIN_KEYS = '$retainKeys';
@@ -121,7 +122,7 @@ function mergeKeyValueEqual(left: JsonValue, right: JsonValue, mergeKey: string)
   if (mergeKey.length === 0) return goEqual(left, right);
   if (!isObject(left)) throw errBadArgType('map', left);
   if (!isObject(right)) throw errBadArgType('map', right);
-  if (left[mergeKey] === undefined) throw errNoMergeKey(left, mergeKey);
-  if (right[mergeKey] === undefined) throw errNoMergeKey(right, mergeKey);
-  return goEqual(left[mergeKey], right[mergeKey]);
+  if (own(left, mergeKey) === undefined) throw errNoMergeKey(left, mergeKey);
+  if (own(right, mergeKey) === undefined) throw errNoMergeKey(right, mergeKey);
+  return goEqual(own(left, mergeKey), own(right, mergeKey));
 }

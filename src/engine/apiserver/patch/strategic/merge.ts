@@ -24,6 +24,7 @@ import { GoSlice } from './goslice';
 import { goKind, lookupForSlice, lookupForStruct, otherStrategy } from './meta';
 import type { ElemKind } from './order';
 import { findByMergeKey, goEqual, normalizeElementOrder, partitionMaps, partitionPrimitives } from './order';
+import { own, setOwn } from '../../../api/own';
 
 export function mergeMap(original: JsonObject | null, patch: JsonObject, schema: SchemaNode | undefined): JsonObject {
   const directive = patch[DIRECTIVE];
@@ -49,17 +50,17 @@ export function mergeMap(original: JsonObject | null, patch: JsonObject, schema:
       delete out[k];
       continue;
     }
-    const cur = out[k];
+    const cur = own(out, k);
     if (cur === undefined || goTypeName(cur) !== goTypeName(patchV)) {
       if (!isDeleteList) setWithoutDirectives(out, k, patchV);
       continue;
     }
     if (isObject(cur) && isObject(patchV)) {
       const field = lookupForStruct(schema, k);
-      out[k] = otherStrategy(field.meta.strategies) === 'replace' ? patchV : mergeMap(cur, patchV, field.schema);
+      setOwn(out, k, otherStrategy(field.meta.strategies) === 'replace' ? patchV : mergeMap(cur, patchV, field.schema));
     } else if (Array.isArray(cur) && Array.isArray(patchV)) {
       const field = lookupForSlice(schema, k);
-      out[k] = mergeSliceHandler(cur, patchV, field.schema, otherStrategy(field.meta.strategies), field.meta.mergeKey, isDeleteList).merged;
+      setOwn(out, k, mergeSliceHandler(cur, patchV, field.schema, otherStrategy(field.meta.strategies), field.meta.mergeKey, isDeleteList).merged);
     } else {
       setWithoutDirectives(out, k, patchV);
     }
@@ -71,7 +72,7 @@ function setWithoutDirectives(out: JsonObject, k: string, v: JsonValue): void {
   discardNulls(v);
   const kept = removeDirectives(v);
   if (kept === undefined) delete out[k];
-  else out[k] = kept;
+  else setOwn(out, k, kept);
 }
 
 /** A merged list, and what the caller's original list reads afterwards (see GoSlice). */
@@ -163,7 +164,7 @@ function applySpecialElements(original: GoSlice, patch: JsonValue[], mergeKey: s
       continue;
     }
     if (directive === 'delete') {
-      const key = item[mergeKey];
+      const key = own(item, mergeKey);
       if (key === undefined) throw errNoMergeKey(item, mergeKey);
       for (let at = findByMergeKey(orig.items(), mergeKey, key); at >= 0; at = findByMergeKey(orig.items(), mergeKey, key)) {
         orig = orig.removeAt(at);
@@ -187,7 +188,7 @@ function mergeByKey(original: GoSlice, patch: JsonValue[], mergeKey: string, sch
   let out = original;
   for (const v of patch) {
     const item = v as JsonObject;
-    const key = item[mergeKey];
+    const key = own(item, mergeKey);
     if (key === undefined) throw errNoMergeKey(item, mergeKey);
     const at = findByMergeKey(out.items(), mergeKey, key);
     if (at < 0) out = out.append(v);
@@ -207,8 +208,8 @@ function mergeSetElementOrderLists(original: JsonObject, patch: JsonObject, sche
     delete patch[key];
     if (!Array.isArray(setOrder)) throw errBadArgType('slice', setOrder);
     const field = extractKey(key, SET_ELEMENT_ORDER);
-    const origList = original[field];
-    const patchList = patch[field];
+    const origList = own(original, field);
+    const patchList = own(patch, field);
     if (origList !== undefined && !Array.isArray(origList)) throw errBadArgType('slice', origList);
     if (patchList !== undefined && !Array.isArray(patchList)) throw errBadArgType('slice', patchList);
     const meta = lookupForSlice(schema, field);
@@ -228,7 +229,7 @@ function mergeSetElementOrderLists(original: JsonObject, patch: JsonObject, sche
 
     const [patchItems, serverOnly] = mergeKey === '' ? partitionPrimitives(merged, setOrder) : partitionMaps(merged, setOrder, mergeKey);
     const kind = sliceElementKind(liveOrder ?? [], patchList ?? []);
-    original[field] = normalizeElementOrder(patchItems, serverOnly, setOrder, liveOrder, mergeKey, kind);
+    setOwn(original, field, normalizeElementOrder(patchItems, serverOnly, setOrder, liveOrder, mergeKey, kind));
     delete patch[field];
   }
 }

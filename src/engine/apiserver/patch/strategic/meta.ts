@@ -54,12 +54,12 @@ export function lookupForStruct(node: SchemaNode | undefined, key: string): Look
   if (kind !== 'struct' || !node) {
     throw new StrategicPatchError(`merging an object in json but data type is not struct, instead is: ${kind}`);
   }
-  const props = node.properties ?? {};
-  let field = props[key];
+  const props = node.properties;
+  let field = props?.[key];
   if (!field) {
     // encoding/json falls back to a case-insensitive match of the field name.
-    const folded = Object.keys(props).find((k) => k.toLowerCase() === key.toLowerCase());
-    field = folded === undefined ? undefined : props[folded];
+    const folded = Object.keys(props ?? {}).find((k) => k.toLowerCase() === key.toLowerCase());
+    field = folded === undefined ? undefined : props?.[folded];
   }
   if (!field) throw new StrategicPatchError(`unable to find api field in struct ${structName(node)} for the json field ${goQuote(key)}`);
   return { schema: field, meta: { strategies: (field.patchStrategy ?? '').split(','), mergeKey: field.patchMergeKey ?? '' } };

@@ -8,6 +8,7 @@ import type { JsonValue } from '../../../api/types';
 import { isObject } from '../../../api/types';
 import { errBadArgType, errNoMergeKey } from './errors';
 import { goTypeName } from '../govalue';
+import { own } from '../../../api/own';
 
 /** Go's == on two interface{} values holding decoded JSON scalars. */
 export function goEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
@@ -21,7 +22,7 @@ export type ElemKind = 'map' | 'other';
 
 function keyOf(item: JsonValue | undefined, mergeKey: string, kind: ElemKind): JsonValue | undefined {
   if (kind !== 'map') return item;
-  return isObject(item) ? item[mergeKey] : undefined;
+  return isObject(item) ? own(item, mergeKey) : undefined;
 }
 
 /** The position of an item in l, by merge key for maps and by value otherwise; -1 if absent. */
@@ -52,7 +53,7 @@ function normalizeSliceOrder(toSort: JsonValue[], order: JsonValue[] | undefined
     for (const list of [toSort, order ?? []]) {
       for (const item of list) {
         if (!isObject(item)) throw errBadArgType('map', item);
-        if (item[mergeKey] === undefined) throw errNoMergeKey(item, mergeKey);
+        if (own(item, mergeKey) === undefined) throw errNoMergeKey(item, mergeKey);
       }
     }
     items = [];
@@ -110,7 +111,7 @@ export function partitionMaps(list: JsonValue[], partitionBy: readonly JsonValue
   const serverOnly: JsonValue[] = [];
   for (const v of list) {
     if (!isObject(v)) throw errBadArgType('map', v);
-    const key = v[mergeKey];
+    const key = own(v, mergeKey);
     if (key === undefined) throw errNoMergeKey(v, mergeKey);
     (findByMergeKey(partitionBy, mergeKey, key) >= 0 ? inPatch : serverOnly).push(v);
   }
@@ -122,7 +123,7 @@ export function findByMergeKey(list: readonly JsonValue[], mergeKey: string, val
   for (let k = 0; k < list.length; k++) {
     const item = list[k];
     if (!isObject(item)) throw new Error(`value for key ${k} is not a map`);
-    if (item[mergeKey] !== undefined && goEqual(item[mergeKey], value)) return k;
+    if (own(item, mergeKey) !== undefined && goEqual(own(item, mergeKey), value)) return k;
   }
   return -1;
 }

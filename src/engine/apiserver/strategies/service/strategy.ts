@@ -222,6 +222,28 @@ function keepAllocatedValues(s: JsonObject, old: JsonObject): void {
   }
 }
 
+const sameClusterIPs = (a: JsonObject, b: JsonObject): boolean => {
+  const x = strings(a.clusterIPs);
+  const y = strings(b.clusterIPs);
+  return x.length === y.length && x.every((ip, i) => ip === y[i]);
+};
+
+/**
+ * An update's clusterIP and clusterIPs brought in line before anything reads them
+ * (normalizeClusterIPs): a client that sent the singular field only (kubectl apply of a
+ * manifest that names a clusterIP) changes the plural with it, so validation reports the change
+ * of an allocated address, not a mismatch between the two fields.
+ */
+function normalizeClusterIPs(s: JsonObject, old: JsonObject): void {
+  const ip = typeof s.clusterIP === 'string' ? s.clusterIP : '';
+  const oldIP = typeof old.clusterIP === 'string' ? old.clusterIP : '';
+  if (strings(old.clusterIPs).length > 0 && strings(s.clusterIPs).length === 0 && oldIP === ip) s.clusterIPs = structuredClone(old.clusterIPs);
+  if (oldIP === ip) return;
+  if (oldIP !== '' && ip === '') {
+    if (sameClusterIPs(old, s)) delete s.clusterIPs;
+  } else if (sameClusterIPs(old, s)) s.clusterIPs = [ip];
+}
+
 export function serviceStrategy(type: ResourceInfo, allocators: ServiceAllocators): Strategy {
   const base = genericStrategy(type, { returnDeletedObject: true, emptyStatus: () => ({ loadBalancer: {} }) });
   return {
@@ -249,6 +271,7 @@ export function serviceStrategy(type: ResourceInfo, allocators: ServiceAllocator
       const alloc = new Allocation(allocators, ctx.dryRun);
       try {
         keepAllocatedValues(s, o);
+        normalizeClusterIPs(s, o);
         initIPFamilies(s, name);
         if (needsClusterIP(s) && !needsClusterIP(o)) allocateClusterIP(s, name, alloc);
         if (!needsClusterIP(s) && needsClusterIP(o)) {

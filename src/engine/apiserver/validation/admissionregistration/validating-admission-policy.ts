@@ -1,9 +1,11 @@
 /**
- * ValidatingAdmissionPolicy and its binding (pkg/apis/admissionregistration/validation). The
- * structure is checked; CEL expressions are not compiled (kubesim has no CEL environment), so
- * type and syntax errors in expressions are not reported.
+ * ValidatingAdmissionPolicy and its binding (pkg/apis/admissionregistration/validation). Every
+ * CEL expression is compiled in kube-apiserver's environment (admission/policy/compile.ts) and
+ * its compile error reported where kube-apiserver reports it, after the structural checks of the
+ * same field.
  */
-import { duplicate, forbidden, invalid, notSupported, Path, required, type ErrorList } from '../../../api/field';
+import { duplicate, forbidden, invalid, notSupported, Path, required, type ErrorList, type FieldError } from '../../../api/field';
+import { compilePolicy } from '../../admission/policy/compile';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, nameIsDNSSubdomain, validatePathSegmentName } from '../../../api/names';
 import type { KubeObject } from '../../../api/types';
 import { arr, obj, objs, semanticEqual, str, strs } from '../core/json';
@@ -57,22 +59,30 @@ function validateParamKind(kind: Record<string, unknown>, fldPath: Path): ErrorL
   return errs;
 }
 
-function validateVariable(v: Record<string, unknown>, fldPath: Path): ErrorList {
+type CompileErrorAt = (path: Path) => FieldError | undefined;
+
+function validateVariable(v: Record<string, unknown>, fldPath: Path, compileError: CompileErrorAt): ErrorList {
   const errs: ErrorList = [];
   const name = str(v['name']);
   if (name.trim() === '') errs.push(required(fldPath.child('name'), 'name is not specified'));
   else if (!isCELIdentifier(name)) errs.push(invalid(fldPath.child('name'), name, 'name is not a valid CEL identifier'));
   if (str(v['expression']).trim() === '') errs.push(required(fldPath.child('expression'), 'expression is not specified'));
+  else pushDefined(errs, compileError(fldPath.child('expression')));
   return errs;
 }
 
-function validateValidation(v: Record<string, unknown>, fldPath: Path): ErrorList {
+function pushDefined(errs: ErrorList, e: FieldError | undefined): void {
+  if (e) errs.push(e);
+}
+
+function validateValidation(v: Record<string, unknown>, fldPath: Path, compileError: CompileErrorAt): ErrorList {
   const errs: ErrorList = [];
   if (str(v['expression']).trim() === '') errs.push(required(fldPath.child('expression'), 'expression is not specified'));
+  else pushDefined(errs, compileError(fldPath.child('expression')));
   const messageExpression = str(v['messageExpression']);
   if (messageExpression.length > 0 && messageExpression.trim() === '') {
     errs.push(invalid(fldPath.child('messageExpression'), messageExpression, 'must be non-empty if specified'));
-  }
+  } else if (messageExpression.trim() !== '') pushDefined(errs, compileError(fldPath.child('messageExpression')));
   const message = str(v['message']);
   if (message.length > 0 && message.trim() === '') errs.push(invalid(fldPath.child('message'), message, 'message must be non-empty if specified'));
   else if (hasNewlines(message.trim())) errs.push(invalid(fldPath.child('message'), message, 'message must not contain line breaks'));
@@ -83,7 +93,7 @@ function validateValidation(v: Record<string, unknown>, fldPath: Path): ErrorLis
   return errs;
 }
 
-function validateAuditAnnotation(policyName: string, a: Record<string, unknown>, fldPath: Path): ErrorList {
+function validateAuditAnnotation(policyName: string, a: Record<string, unknown>, fldPath: Path, compileError: CompileErrorAt): ErrorList {
   const errs: ErrorList = [];
   const key = str(a['key']);
   if (policyName.length > 0) {
@@ -96,12 +106,14 @@ function validateAuditAnnotation(policyName: string, a: Record<string, unknown>,
   if (valueExpression.length === 0) errs.push(required(fldPath.child('valueExpression'), 'valueExpression is not specified'));
   else if (Buffer.byteLength(valueExpression) > maxAuditAnnotationValueExpressionLength) {
     errs.push(required(fldPath.child('valueExpression'), `must not exceed ${maxAuditAnnotationValueExpressionLength} bytes in length`));
-  }
+  } else pushDefined(errs, compileError(fldPath.child('valueExpression')));
   return errs;
 }
 
 function validatePolicySpec(policyName: string, spec: Record<string, unknown>, ignoreMatchConditions: boolean, fldPath: Path): ErrorList {
   const errs: ErrorList = [];
+  const compiled = compilePolicy(spec, fldPath, { ignoreMatchConditionErrors: ignoreMatchConditions });
+  const compileError: CompileErrorAt = (p) => compiled.errorAt.get(p.toString());
   const failurePolicy = spec['failurePolicy'];
   if (typeof failurePolicy !== 'string') errs.push(required(fldPath.child('failurePolicy'), ''));
   else if (!supportedFailurePolicies.includes(failurePolicy)) errs.push(notSupported(fldPath.child('failurePolicy'), failurePolicy, supportedFailurePolicies));
@@ -114,8 +126,11 @@ function validatePolicySpec(policyName: string, spec: Record<string, unknown>, i
     // At least one resourceRule must be defined to provide type information.
     if (arr(constraints['resourceRules']).length === 0) errs.push(required(fldPath.child('matchConstraints', 'resourceRules'), ''));
   }
-  if (!ignoreMatchConditions) errs.push(...validateMatchConditions(spec['matchConditions'], fldPath.child('matchConditions')));
-  objs(spec['variables']).forEach((v, i) => errs.push(...validateVariable(v, fldPath.child('variables').index(i))));
+  if (!ignoreMatchConditions) {
+    const mc = fldPath.child('matchConditions');
+    errs.push(...validateMatchConditions(spec['matchConditions'], mc, (i) => compileError(mc.index(i).child('expression'))));
+  }
+  objs(spec['variables']).forEach((v, i) => errs.push(...validateVariable(v, fldPath.child('variables').index(i), compileError)));
   const validations = objs(spec['validations']);
   const auditAnnotations = objs(spec['auditAnnotations']);
   if (validations.length === 0 && auditAnnotations.length === 0) {
@@ -123,14 +138,14 @@ function validatePolicySpec(policyName: string, spec: Record<string, unknown>, i
     errs.push(required(fldPath.child('auditAnnotations'), 'validations or auditAnnotations must contain at least one item'));
     return errs;
   }
-  validations.forEach((v, i) => errs.push(...validateValidation(v, fldPath.child('validations').index(i))));
+  validations.forEach((v, i) => errs.push(...validateValidation(v, fldPath.child('validations').index(i), compileError)));
   if (auditAnnotations.length > maxAuditAnnotations) {
     errs.push(invalid(fldPath.child('auditAnnotations'), arr(spec['auditAnnotations']), `must not have more than ${maxAuditAnnotations} auditAnnotations`));
   }
   const keys = new Set<string>();
   auditAnnotations.forEach((a, i) => {
     const p = fldPath.child('auditAnnotations').index(i);
-    errs.push(...validateAuditAnnotation(policyName, a, p));
+    errs.push(...validateAuditAnnotation(policyName, a, p, compileError));
     const key = str(a['key']);
     if (keys.has(key)) errs.push(duplicate(p.child('key'), key));
     keys.add(key);

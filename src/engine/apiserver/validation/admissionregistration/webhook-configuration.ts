@@ -10,6 +10,7 @@ import type { KubeObject } from '../../../api/types';
 import { num, obj, objs, semanticEqual, str, strs } from '../core/json';
 import { validateLabelSelector, validateObjectMeta } from '../meta';
 import { registerValidator } from '../registry';
+import { compileWebhookMatchConditions } from '../../admission/policy/compile';
 import { validateMatchConditions } from './match-conditions';
 import { supportedMatchPolicies, validateRuleWithOperations } from './rules';
 import { validateWebhookService, validateWebhookURL } from './webhook-client';
@@ -92,7 +93,10 @@ function validateWebhook(hook: Record<string, unknown>, mutating: boolean, opts:
     errs.push(notSupported(fldPath.child('reinvocationPolicy'), reinvocation, supportedReinvocationPolicies));
   }
   errs.push(...validateClientConfig(obj(hook['clientConfig']) ?? {}, fldPath.child('clientConfig')));
-  if (!opts.ignoreMatchConditions) errs.push(...validateMatchConditions(hook['matchConditions'], fldPath.child('matchConditions')));
+  if (!opts.ignoreMatchConditions) {
+    const p = fldPath.child('matchConditions');
+    errs.push(...validateMatchConditions(hook['matchConditions'], p, compileWebhookMatchConditions(hook['matchConditions'], p)));
+  }
   return errs;
 }
 

@@ -6,12 +6,15 @@
  */
 import { forbidden, invalid, notSupported, Path, required, type ErrorList } from '../../../api/field';
 import { isDNS1035Label, isDNS1123Subdomain, nameIsDNSSubdomain } from '../../../api/names';
-import type { KubeObject, ObjectMeta } from '../../../api/types';
+import type { JsonObject, KubeObject, ObjectMeta } from '../../../api/types';
 import { arr, obj, objs, semanticEqual, str, strs } from '../core/json';
 import { validateImmutableField, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
 import { registerValidator } from '../registry';
 import { validateWebhookService, validateWebhookURL } from '../admissionregistration/webhook-client';
+import { schemaRuleErrors } from '../../customresources/cel-rules';
+import { structuralOf } from '../../customresources/structural';
 import { schemaHasDefaults, validateOpenAPISchema, validateStructural } from './schema';
+import { own } from '../../../api/own';
 
 type Obj = Record<string, unknown>;
 
@@ -36,7 +39,7 @@ interface InternalSpec {
 function toInternal(spec: Obj): InternalSpec {
   const versions = objs(spec['versions']).map((v) => ({ ...v }));
   if (versions.length === 0) return { versions, validation: undefined, subresources: undefined, columns: undefined };
-  const lift = (field: string): boolean => versions.every((v) => semanticEqual(v[field], versions[0]![field]));
+  const lift = (field: string): boolean => versions.every((v) => semanticEqual(own(v, field), own(versions[0]!, field)));
   const first = versions[0]!;
   const validation = lift('schema') ? obj(first['schema']) : undefined;
   const subresources = lift('subresources') ? obj(first['subresources']) : undefined;
@@ -145,6 +148,8 @@ function validateValidation(validation: Obj | undefined, statusEnabled: boolean,
   if (schema['nullable'] === true) errs.push(forbidden(fldPath.child('openAPIV3Schema.nullable'), 'nullable cannot be true at the root'));
   errs.push(...validateStructural(schema, schemaPath));
   errs.push(...validateOpenAPISchema(schema, { allowDefaults: true, disallowDefaultsReason: '', insideResourceMeta: false }, true, schemaPath));
+  // CEL rules are compiled against the types of a structural schema only
+  if (errs.length === 0) errs.push(...schemaRuleErrors(structuralOf(schema as JsonObject), schemaPath));
   return errs;
 }
 

@@ -2,10 +2,12 @@
  * OpenAPI v3 schema rules for CustomResourceDefinitions (apiextensions validation.go and
  * pkg/apiserver/schema's structural checks), limited to the common ones: supported keywords and
  * types, list and map extensions, x-kubernetes-validations shape, and structural invariants.
- * CEL rules are not compiled and defaults are not validated against the schema.
+ * CEL rules are compiled by customresources/cel-rules.ts; defaults are not validated against the
+ * schema.
  */
 import { forbidden, invalid, notSupported, Path, required, type ErrorList } from '../../../api/field';
 import { arr, obj, str, strs } from '../core/json';
+import { own } from '../../../api/own';
 
 type Schema = Record<string, unknown>;
 
@@ -91,7 +93,7 @@ function validateListAndMapTypes(s: Schema, fldPath: Path): ErrorList {
       const props = obj(items['properties']) ?? {};
       const seen = new Set<string>();
       for (const k of mapKeys) {
-        const p = obj(props[k]);
+        const p = obj(own(props, k));
         if (p) {
           const t = str(p['type']);
           if (t === 'array' || t === 'object') {
@@ -119,7 +121,7 @@ function validateMapListKeysMapSet(s: Schema, fldPath: Path): ErrorList {
     const requiredKeys = new Set(strs(items['required']));
     const props = obj(items['properties']) ?? {};
     for (const k of strs(s['x-kubernetes-list-map-keys'])) {
-      const p = obj(props[k]);
+      const p = obj(own(props, k));
       if (!p) continue;
       const propPath = fldPath.child('items', 'properties').key(k);
       if (!requiredKeys.has(k) && p['default'] === undefined) {
@@ -176,14 +178,14 @@ export function validateOpenAPISchema(s: Schema | undefined, ctx: SchemaContext,
       sub = { ...sub, insideResourceMeta: true };
       if (isRoot) sub = { ...sub, allowDefaults: false, disallowDefaultsReason: `in top-level ${name}` };
     }
-    errs.push(...validateOpenAPISchema(obj(props?.[name]), sub, false, fldPath.child('properties').key(name)));
+    errs.push(...validateOpenAPISchema(obj(own(props, name)), sub, false, fldPath.child('properties').key(name)));
   }
   errs.push(...validateOpenAPISchema(obj(s['not']), ctx, false, fldPath.child('not')));
-  for (const combinator of ['allOf', 'oneOf', 'anyOf']) {
+  for (const combinator of ['allOf', 'oneOf', 'anyOf'] as const) {
     arr(s[combinator]).forEach((sub, i) => errs.push(...validateOpenAPISchema(obj(sub), ctx, false, fldPath.child(combinator).index(i))));
   }
   for (const name of sortedKeys(obj(s['definitions']))) {
-    errs.push(...validateOpenAPISchema(obj(obj(s['definitions'])?.[name]), ctx, false, fldPath.child('definitions').key(name)));
+    errs.push(...validateOpenAPISchema(obj(own(obj(s['definitions']), name)), ctx, false, fldPath.child('definitions').key(name)));
   }
   const items = s['items'];
   if (obj(items)) errs.push(...validateOpenAPISchema(obj(items), ctx, false, fldPath.child('items')));
@@ -211,7 +213,7 @@ function structuralInvariants(s: Schema, lvl: Level, fldPath: Path): ErrorList {
   if (type === 'array' && !items) errs.push(required(fldPath.child('items'), 'must be specified'));
   if (items) errs.push(...structuralInvariants(items, 'item', fldPath.child('items')));
   const props = obj(s['properties']) ?? {};
-  for (const k of sortedKeys(props)) errs.push(...structuralInvariants(obj(props[k]) ?? {}, 'field', fldPath.child('properties').key(k)));
+  for (const k of sortedKeys(props)) errs.push(...structuralInvariants(obj(own(props, k)) ?? {}, 'field', fldPath.child('properties').key(k)));
   const additional = obj(s['additionalProperties']);
   if (s['additionalProperties'] !== undefined && s['additionalProperties'] !== null) {
     if (lvl === 'root') errs.push(forbidden(fldPath.child('additionalProperties'), 'must not be used at the root'));
@@ -233,7 +235,7 @@ function structuralInvariants(s: Schema, lvl: Level, fldPath: Path): ErrorList {
   }
   if (lvl === 'root' && type !== '' && type !== 'object') errs.push(invalid(fldPath.child('type'), type, 'must be object at the root'));
   const checkMetadata = lvl === 'root' || embedded;
-  for (const f of ['kind', 'apiVersion']) {
+  for (const f of ['kind', 'apiVersion'] as const) {
     const p = obj(props[f]);
     if (p && checkMetadata && str(p['type']) !== 'string') errs.push(invalid(fldPath.child('properties').key(f).child('type'), str(p['type']), 'must be string'));
   }

@@ -14,6 +14,7 @@ import { registerValidator } from '../registry';
 import { goStruct, labelSelectorValue } from './go-values';
 import { intOrPercentValue, intOrString, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent';
 import { isDecremented, isEmptySelector, selectorOf, templateLabels, validateLongRunningPodSpec, validateSelectorImmutable } from './template';
+import { own } from '../../../api/own';
 
 function validateRollingUpdate(ru: Obj, fldPath: Path): ErrorList {
   const maxUnavailable = intOrString(ru['maxUnavailable']);
@@ -84,7 +85,7 @@ function validateStatus(status: Obj, fldPath: Path): ErrorList {
     'numberAvailable',
     'numberUnavailable',
   ];
-  const errs = fields.flatMap((f) => validateNonnegativeField(int(status[f]), fldPath.child(f)));
+  const errs = fields.flatMap((f) => validateNonnegativeField(int(own(status, f)), fldPath.child(f)));
   const collisions = num(status['collisionCount']);
   if (collisions !== undefined) errs.push(...validateNonnegativeField(collisions, fldPath.child('collisionCount')));
   return errs;

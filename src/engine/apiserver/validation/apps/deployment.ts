@@ -76,10 +76,10 @@ function validateSpec(spec: Obj, oldSpec: Obj | undefined, fldPath: Path): Error
 
 function validateStatus(status: Obj, fldPath: Path): ErrorList {
   const errs = validateNonnegativeField(int(status['observedGeneration']), fldPath.child('observedGeneration'));
-  for (const f of ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas']) {
+  for (const f of ['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'] as const) {
     errs.push(...validateNonnegativeField(int(status[f]), fldPath.child(f)));
   }
-  for (const f of ['terminatingReplicas', 'collisionCount']) {
+  for (const f of ['terminatingReplicas', 'collisionCount'] as const) {
     const v = num(status[f]);
     if (v !== undefined) errs.push(...validateNonnegativeField(v, fldPath.child(f)));
   }

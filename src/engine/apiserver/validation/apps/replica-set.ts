@@ -36,7 +36,7 @@ function validateSpec(spec: Obj, oldSpec: Obj | undefined, fldPath: Path): Error
 
 function validateStatus(status: Obj, fldPath: Path): ErrorList {
   const errs: ErrorList = [];
-  for (const f of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration']) {
+  for (const f of ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'] as const) {
     errs.push(...validateNonnegativeField(int(status[f]), fldPath.child(f)));
   }
   const terminating = num(status['terminatingReplicas']);

@@ -16,6 +16,7 @@ import { goStruct, labelSelectorValue } from './go-values';
 import { intOrPercentValue, intOrString, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent';
 import { validateReplicaCounts } from './status';
 import { isDecremented, isEmptySelector, selectorOf, validateLongRunningPodSpec, validateSelectorMatchesTemplate } from './template';
+import { own } from '../../../api/own';
 
 const retentionPolicies = ['Retain', 'Delete'];
 
@@ -96,7 +97,7 @@ function validateSpec(spec: Obj, oldSpec: Obj | undefined, fldPath: Path): Error
 
 /** The spec with the fields an update may change taken from the old object. */
 function frozenSpec(spec: Obj, old: Obj): Obj {
-  const mutable = ['replicas', 'template', 'updateStrategy', 'minReadySeconds', 'ordinals', 'persistentVolumeClaimRetentionPolicy', 'revisionHistoryLimit'];
+  const mutable = ['replicas', 'template', 'updateStrategy', 'minReadySeconds', 'ordinals', 'persistentVolumeClaimRetentionPolicy', 'revisionHistoryLimit'] as const;
   const out: Obj = { ...spec };
   for (const f of mutable) out[f] = old[f];
   return out;
@@ -110,9 +111,9 @@ function validateStatefulSet(s: KubeObject): ErrorList {
 
 function validateStatus(status: Obj, fldPath: Path): ErrorList {
   const errs = ['replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas'].flatMap((f) =>
-    validateNonnegativeField(int(status[f]), fldPath.child(f)),
+    validateNonnegativeField(int(own(status, f)), fldPath.child(f)),
   );
-  for (const f of ['observedGeneration', 'collisionCount']) {
+  for (const f of ['observedGeneration', 'collisionCount'] as const) {
     const v = num(status[f]);
     if (v !== undefined) errs.push(...validateNonnegativeField(v, fldPath.child(f)));
   }

@@ -12,6 +12,7 @@ import { isExtendedResourceName, isNativeResource, isStandardContainerResourceNa
 import { validateResourceName } from '../core/resources';
 import { validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
 import { registerValidator } from '../registry';
+import { own } from '../../../api/own';
 
 const maxPeriodSeconds = 1800;
 const maxStabilizationWindowSeconds = 3600;
@@ -156,14 +157,14 @@ function validateMetricSpec(spec: Record<string, unknown>, fldPath: Path): Error
   // Only the first populated source is validated; any others are reported below.
   const present: string[] = [];
   for (const [field, validate] of sourceValidators) {
-    const src = obj(spec[field]);
+    const src = obj(own(spec, field));
     if (!src) continue;
     present.push(field);
     if (present.length === 1) errs.push(...validate(src, fldPath.child(field)));
   }
-  const expected = expectedSourceField[type];
+  const expected = own(expectedSourceField, type);
   if (expected !== undefined) {
-    if (!obj(spec[expected])) errs.push(required(fldPath.child(expected), 'must populate information for the given metric source'));
+    if (!obj(own(spec, expected))) errs.push(required(fldPath.child(expected), 'must populate information for the given metric source'));
   } else {
     errs.push(notSupported(fldPath.child('type'), type, validMetricSourceTypes));
   }

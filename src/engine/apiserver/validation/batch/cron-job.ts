@@ -66,7 +66,7 @@ function validateSpec(spec: Obj, oldSpec: Obj | undefined, fldPath: Path): Error
   if (policy === '') errs.push(required(fldPath.child('concurrencyPolicy'), ''));
   else if (!concurrencyPolicies.includes(policy)) errs.push(notSupported(fldPath.child('concurrencyPolicy'), policy, concurrencyPolicies));
   errs.push(...validateJobTemplate(obj(spec['jobTemplate']) ?? {}, obj(oldSpec?.['jobTemplate']), fldPath.child('jobTemplate')));
-  for (const f of ['successfulJobsHistoryLimit', 'failedJobsHistoryLimit']) {
+  for (const f of ['successfulJobsHistoryLimit', 'failedJobsHistoryLimit'] as const) {
     const v = num(spec[f]);
     if (v !== undefined) errs.push(...validateNonnegativeField(v, fldPath.child(f)));
   }

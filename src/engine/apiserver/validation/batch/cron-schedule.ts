@@ -4,6 +4,7 @@
  */
 import { goQuote } from '../../../api/gofmt';
 import { atoi, IntOrStringError } from '../../../api/intstr';
+import { own } from '../../../api/own';
 
 interface Bounds {
   min: number;
@@ -31,7 +32,7 @@ function mustParseInt(expr: string): number | string {
 }
 
 function parseIntOrName(expr: string, names: Record<string, number> | undefined): number | string {
-  const named = names?.[expr.toLowerCase()];
+  const named = own(names, expr.toLowerCase());
   return named !== undefined && Object.hasOwn(names ?? {}, expr.toLowerCase()) ? named : mustParseInt(expr);
 }
 

@@ -102,7 +102,7 @@ function validatePodReplacementPolicy(spec: Obj, fldPath: Path): ErrorList {
 /** validateJobSpec: everything but the selector, which Jobs and templates treat differently. */
 export function validateJobSpecFields(spec: Obj, fldPath: Path, opts: PodValidationOptions): ErrorList {
   const errs: ErrorList = [];
-  for (const f of ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'ttlSecondsAfterFinished', 'backoffLimitPerIndex']) {
+  for (const f of ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'ttlSecondsAfterFinished', 'backoffLimitPerIndex'] as const) {
     const v = num(spec[f]);
     if (v !== undefined) errs.push(...validateNonnegativeField(v, fldPath.child(f)));
   }

@@ -10,6 +10,7 @@ import { int, num, obj, objs, semanticEqual, str, strs, type Obj } from '../core
 import { validateNonnegativeField } from '../meta';
 import { failedOverlapsCompleted, validateIndexesFormat } from './indexes';
 import { isIndexed } from './job-spec';
+import { own } from '../../../api/own';
 
 const conditionTrue = (job: KubeObject, type: string): boolean =>
   objs(obj(job['status'])?.['conditions']).some((c) => c['type'] === type && c['status'] === 'True');
@@ -27,7 +28,7 @@ const time = (v: unknown): number | undefined => (typeof v === 'string' ? Date.p
 function options(job: KubeObject, old: KubeObject) {
   const s = statusOf(job);
   const o = statusOf(old);
-  const changed = (f: string): boolean => !semanticEqual(s[f], o[f]);
+  const changed = (f: string): boolean => !semanticEqual(own(s, f), own(o, f));
   const finishedChanged = isFinished(old) !== isFinished(job);
   const completeChanged = isComplete(old) !== isComplete(job);
   const failedChanged = isFailed(old) !== isFailed(job);
@@ -63,7 +64,7 @@ type Options = ReturnType<typeof options>;
 function validateUncounted(uncounted: Obj, fldPath: Path): ErrorList {
   const errs: ErrorList = [];
   const seen = new Set<string>();
-  for (const list of ['succeeded', 'failed']) {
+  for (const list of ['succeeded', 'failed'] as const) {
     strs(uncounted[list]).forEach((uid, i) => {
       const p = fldPath.child(list).index(i);
       if (uid === '') errs.push(invalid(p, uid, 'must not be empty'));
@@ -77,8 +78,8 @@ function validateUncounted(uncounted: Obj, fldPath: Path): ErrorList {
 function validateJobStatus(job: KubeObject, opts: Options, fldPath: Path): ErrorList {
   const s = statusOf(job);
   const spec = specOf(job);
-  const errs = ['active', 'succeeded', 'failed'].flatMap((f) => validateNonnegativeField(int(s[f]), fldPath.child(f)));
-  for (const f of ['ready', 'terminating']) {
+  const errs = ['active', 'succeeded', 'failed'].flatMap((f) => validateNonnegativeField(int(own(s, f)), fldPath.child(f)));
+  for (const f of ['ready', 'terminating'] as const) {
     const v = num(s[f]);
     if (v !== undefined) errs.push(...validateNonnegativeField(v, fldPath.child(f)));
   }

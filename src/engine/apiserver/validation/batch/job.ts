@@ -15,6 +15,7 @@ import { labelSelectorValue, stringMap } from '../apps/go-values';
 import { selectorOf, templateLabels } from '../apps/template';
 import { isIndexed, validateJobSpecFields } from './job-spec';
 import { validateJobStatusUpdate } from './job-status';
+import { own } from '../../../api/own';
 
 const legacyControllerUidLabel = 'controller-uid';
 const legacyJobNameLabel = 'job-name';
@@ -59,8 +60,8 @@ function withGeneratedSelector(job: KubeObject): KubeObject {
 function validateHasLabel(meta: Obj, fldPath: Path, key: string, expected: string): ErrorList {
   const labels = stringMap(meta['labels']) ?? {};
   const p = fldPath.child('labels').key(key);
-  if (!(key in labels)) return [required(p, expected)];
-  return labels[key] === expected ? [] : [invalid(p, labels, `must be '${expected}'`)];
+  if (!Object.hasOwn(labels, key)) return [required(p, expected)];
+  return own(labels, key) === expected ? [] : [invalid(p, labels, `must be '${expected}'`)];
 }
 
 function validateGeneratedSelector(job: KubeObject, requirePrefixedLabels: boolean): ErrorList {
@@ -155,8 +156,8 @@ function comparableOldTemplate(now: Obj, old: Obj): Obj {
   } else if (nowAffinity && oldAffinity) {
     oldAffinity['nodeAffinity'] = nowAffinity['nodeAffinity'];
   }
-  for (const f of ['nodeSelector', 'tolerations', 'schedulingGates']) spec[f] = nowSpec[f];
-  for (const f of ['annotations', 'labels']) meta[f] = nowMeta[f];
+  for (const f of ['nodeSelector', 'tolerations', 'schedulingGates'] as const) spec[f] = nowSpec[f];
+  for (const f of ['annotations', 'labels'] as const) meta[f] = nowMeta[f];
   return out;
 }
 

@@ -158,7 +158,7 @@ export function validateAffinity(affinity: unknown, opts: PodValidationOptions, 
   const errs: ErrorList = [];
   const na = obj(a['nodeAffinity']);
   if (na) errs.push(...validateNodeAffinity(na, opts, fldPath.child('nodeAffinity')));
-  for (const kind of ['podAffinity', 'podAntiAffinity']) {
+  for (const kind of ['podAffinity', 'podAntiAffinity'] as const) {
     const pa = obj(a[kind]);
     if (pa) errs.push(...validatePodAffinityKind(pa, opts.allowInvalidLabelValueInSelector, fldPath.child(kind)));
   }

@@ -21,7 +21,7 @@ function validateConfigMap(cm: KubeObject): ErrorList {
   for (const [key, value] of entries(cm['data'])) {
     const path = Path.root('data').key(key);
     errs.push(...isConfigMapKey(key).map((m) => invalid(path, key, m)));
-    if (key in binary) errs.push(invalid(path, key, 'duplicate of key present in binaryData'));
+    if (Object.hasOwn(binary, key)) errs.push(invalid(path, key, 'duplicate of key present in binaryData'));
     totalSize += Buffer.byteLength(str(value));
   }
   for (const [key, value] of entries(cm['binaryData'])) {

@@ -121,7 +121,7 @@ export function validateInitContainers(containers: unknown, regular: unknown, ct
     if (restartAlways) {
       errs.push(...validateProbesAndLifecycle(ctr, ctx.gracePeriod, path));
     } else {
-      for (const field of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) {
+      for (const field of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
         if (isSet(ctr[field])) errs.push(forbidden(path.child(field), 'may not be set for init containers without restartPolicy=Always'));
       }
     }
@@ -130,7 +130,7 @@ export function validateInitContainers(containers: unknown, regular: unknown, ct
 }
 
 /** Fields of an ephemeral container that must stay unset, in the Go struct's order. */
-const ephemeralForbiddenFields = ['ports', 'resources', 'resizePolicy', 'restartPolicy', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
+const ephemeralForbiddenFields = ['ports', 'resources', 'resizePolicy', 'restartPolicy', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'] as const;
 
 export function validateEphemeralContainers(ephemeral: unknown, spec: Obj, ctx: ContainerContext, fldPath: Path): ErrorList {
   const list = objs(ephemeral);

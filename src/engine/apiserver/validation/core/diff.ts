@@ -6,6 +6,7 @@
 import { goJson } from '../../../api/gofmt';
 import { isObject } from '../../../api/types';
 import { isZero, semanticEqual } from './json';
+import { own } from '../../../api/own';
 
 export function specDiff(oldVal: unknown, newVal: unknown): string {
   const lines: string[] = [];
@@ -16,7 +17,7 @@ export function specDiff(oldVal: unknown, newVal: unknown): string {
 function collect(a: unknown, b: unknown, path: string, lines: string[]): void {
   if (semanticEqual(a, b)) return;
   if (isObject(a) && isObject(b)) {
-    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) collect(a[k], b[k], path === '' ? k : `${path}.${k}`, lines);
+    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) collect(own(a, k), own(b, k), path === '' ? k : `${path}.${k}`, lines);
     return;
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {

@@ -4,6 +4,7 @@
  * absent list -> []), so the rules read like the Go ones without crashing on malformed input.
  */
 import { isObject, type JsonObject, type JsonValue } from '../../../api/types';
+import { own, setOwn } from '../../../api/own';
 
 export type Obj = JsonObject;
 
@@ -100,7 +101,7 @@ export function semanticEqual(a: unknown, b: unknown, same?: (a: unknown, b: unk
   }
   if (isObject(a) && isObject(b)) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const k of keys) if (!semanticEqual(a[k], b[k], same)) return false;
+    for (const k of keys) if (!semanticEqual(own(a, k), own(b, k), same)) return false;
     return true;
   }
   return a === b;
@@ -135,7 +136,7 @@ function copy(v: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(v)) {
     const e = (v as Record<string, unknown>)[k];
-    if (!dropped(e)) out[k] = copy(e);
+    if (!dropped(e)) setOwn(out, k, copy(e));
   }
   return out;
 }

@@ -8,6 +8,7 @@ import { validateObjectMeta } from './meta';
 import { parseQuantity, Quantity } from './quantity';
 import { validateContainerResourceName, validateResourceName } from './resources';
 import { isOvercommitAllowed, isStandardLimitRangeType } from './resourcenames';
+import { own } from '../../../api/own';
 
 const maxMilliValue = 9223372036854775;
 
@@ -39,7 +40,7 @@ function validateLimitRange(lr: KubeObject): ErrorList {
     const keys = new Set<string>();
     const collect = (field: string): Map<string, Quantity> => {
       const out = new Map<string, Quantity>();
-      for (const [k, v] of entries(limit[field])) {
+      for (const [k, v] of entries(own(limit, field))) {
         errs.push(...validateLimitRangeResourceName(type, k, idxPath.child(field).key(k)));
         keys.add(k);
         const q = parseQuantity(v);
@@ -114,7 +115,7 @@ function validateLimitRange(lr: KubeObject): ErrorList {
 }
 
 function hasKey(list: unknown, key: string): boolean {
-  return obj(list)?.[key] !== undefined;
+  return own(obj(list), key) !== undefined;
 }
 
 registerValidator('', 'LimitRange', {

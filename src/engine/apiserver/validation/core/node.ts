@@ -13,6 +13,7 @@ import { validateLabelName, validateObjectMeta, validateObjectMetaUpdate } from 
 import { parseQuantity } from './quantity';
 import { validateResourceQuantityValue } from './resources';
 import { validateTaintEffect } from './tolerations';
+import { setOwn } from '../../../api/own';
 
 const taintsAnnotation = 'scheduler.alpha.kubernetes.io/taints';
 const preferAvoidPodsAnnotation = 'scheduler.alpha.kubernetes.io/preferAvoidPods';
@@ -46,7 +47,7 @@ function validateNodeTaints(taints: readonly Obj[], fldPath: Path): ErrorList {
 function lowerKeys(v: unknown): Obj {
   const o = obj(v) ?? {};
   const out: Obj = {};
-  for (const [k, val] of Object.entries(o)) out[k.toLowerCase()] = val;
+  for (const [k, val] of Object.entries(o)) setOwn(out, k.toLowerCase(), val);
   return out;
 }
 
@@ -84,7 +85,7 @@ function validateNodeSpecificAnnotations(annotations: unknown, fldPath: Path): E
 
 function validateNodeResources(node: KubeObject): ErrorList {
   const errs: ErrorList = [];
-  for (const list of ['capacity', 'allocatable']) {
+  for (const list of ['capacity', 'allocatable'] as const) {
     for (const [name, v] of entries(statusOf(node)[list])) {
       const q = parseQuantity(v);
       if (q) errs.push(...validateResourceQuantityValue(name, q, Path.root('status', list, name)));
@@ -188,7 +189,7 @@ function validateNodeUpdate(node: KubeObject, old: KubeObject): ErrorList {
   if (configSource) errs.push(...validateNodeConfigSource(configSource, Path.root('spec', 'configSource'), false));
   const config = obj(statusOf(node)['config']);
   if (config) {
-    for (const which of ['assigned', 'active', 'lastKnownGood']) {
+    for (const which of ['assigned', 'active', 'lastKnownGood'] as const) {
       const s = obj(config[which]);
       if (s) errs.push(...validateNodeConfigSource(s, Path.root('status', 'config', which), true));
     }

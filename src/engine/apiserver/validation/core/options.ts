@@ -120,7 +120,7 @@ export function selectorHasInvalidLabelValue(sel: Obj | undefined): boolean {
 function podAffinityTerms(spec: Obj): Obj[] {
   const aff = obj(spec['affinity']);
   const terms: Obj[] = [];
-  for (const kind of ['podAffinity', 'podAntiAffinity']) {
+  for (const kind of ['podAffinity', 'podAntiAffinity'] as const) {
     const a = obj(aff?.[kind]);
     terms.push(...objs(a?.['requiredDuringSchedulingIgnoredDuringExecution']));
     terms.push(...objs(a?.['preferredDuringSchedulingIgnoredDuringExecution']).map((w) => obj(w['podAffinityTerm']) ?? {}));

@@ -5,7 +5,7 @@ import { arr, bool, isSet, obj, objs, str, type Obj } from './json';
 /** podshelper.VisitContainersWithPath: init, regular, then ephemeral containers with their paths. */
 export function containersWithPaths(spec: Obj, specPath: Path): [Obj, Path][] {
   const out: [Obj, Path][] = [];
-  for (const kind of ['initContainers', 'containers', 'ephemeralContainers']) {
+  for (const kind of ['initContainers', 'containers', 'ephemeralContainers'] as const) {
     objs(spec[kind]).forEach((c, i) => out.push([c, specPath.child(kind).index(i)]));
   }
   return out;
@@ -65,7 +65,7 @@ function validateWindows(spec: Obj, fldPath: Path): ErrorList {
     'procMount',
     'runAsUser',
     'runAsGroup',
-  ];
+  ] as const;
   for (const [c, path] of containersWithPaths(spec, fldPath)) {
     const csc = obj(c['securityContext']);
     if (!csc) continue;

@@ -13,6 +13,7 @@ import { validateAccessModes, supportedVolumeModes } from './persistentvolumecla
 import { parseQuantity } from './quantity';
 import { validateBasicResource } from './resources';
 import * as src from './volumesources';
+import { own, setOwn } from '../../../api/own';
 
 type PVSourceValidator = (source: Obj, fldPath: Path, pvName: string) => ErrorList;
 
@@ -55,7 +56,7 @@ function validateNoBacksteps(p: string, fldPath: Path): ErrorList {
 function validateCSIPersistentVolumeSource(csi: Obj, fldPath: Path): ErrorList {
   const errs = src.validateCSIDriverName(str(csi['driver']), fldPath.child('driver'));
   if (str(csi['volumeHandle']).length === 0) errs.push(required(fldPath.child('volumeHandle'), ''));
-  for (const ref of ['controllerPublishSecretRef', 'controllerExpandSecretRef', 'nodePublishSecretRef', 'nodeExpandSecretRef']) {
+  for (const ref of ['controllerPublishSecretRef', 'controllerExpandSecretRef', 'nodePublishSecretRef', 'nodeExpandSecretRef'] as const) {
     const r = obj(csi[ref]);
     if (r) errs.push(...src.validatePVSecretReference(r, fldPath.child(ref)));
   }
@@ -101,7 +102,7 @@ export function validatePersistentVolumeSpec(spec: Obj, pvName: string, fldPath:
 
   let numVolumes = 0;
   for (const [field, pathName, validate, tooManyName] of pvSources) {
-    const source = obj(spec[field]);
+    const source = obj(own(spec, field));
     if (!source) continue;
     // Upstream counts a flexVolume without checking for an earlier source.
     if (numVolumes > 0 && field !== 'flexVolume') {
@@ -144,7 +145,7 @@ function validatePersistentVolume(pv: KubeObject, opts: PersistentVolumeOptions)
 /** The PersistentVolumeSource part of a spec: every volume source field. */
 function sourceOf(spec: Obj): Obj {
   const out: Obj = {};
-  for (const [field] of pvSources) if (spec[field] !== undefined) out[field] = spec[field];
+  for (const [field] of pvSources) if (own(spec, field) !== undefined) setOwn(out, field, own(spec, field));
   return out;
 }
 

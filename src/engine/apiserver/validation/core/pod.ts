@@ -101,7 +101,7 @@ function canonicalQuantities(spec: Obj): Obj {
     canon(obj(r)?.['limits']);
     canon(obj(r)?.['requests']);
   };
-  for (const kind of ['containers', 'initContainers', 'ephemeralContainers']) for (const c of objs(out[kind])) canonResources(c['resources']);
+  for (const kind of ['containers', 'initContainers', 'ephemeralContainers'] as const) for (const c of objs(out[kind])) canonResources(c['resources']);
   canonResources(out['resources']);
   canon(out['overhead']);
   for (const v of objs(out['volumes'])) {
@@ -139,7 +139,7 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject, opts: PodVal
   const spec = canonicalQuantities(specOf(pod));
   const oldSpec = canonicalQuantities(specOf(old));
 
-  for (const kind of ['containers', 'initContainers']) {
+  for (const kind of ['containers', 'initContainers'] as const) {
     const { errs: cErrs, stop } = validateContainerUpdates(objs(spec[kind]), objs(oldSpec[kind]), specPath.child(kind));
     errs.push(...cErrs);
     if (stop) return errs;
@@ -162,7 +162,7 @@ export function validatePodUpdate(pod: KubeObject, old: KubeObject, opts: PodVal
   if (semanticEqual(spec, oldSpec)) return errs;
 
   const munged = clone(spec);
-  for (const kind of ['containers', 'initContainers']) {
+  for (const kind of ['containers', 'initContainers'] as const) {
     const oldList = objs(oldSpec[kind]);
     objs(munged[kind]).forEach((c, i) => (c['image'] = oldList[i]?.['image']));
   }

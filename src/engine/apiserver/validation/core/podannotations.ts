@@ -9,6 +9,7 @@ import { deletionCostAnnotation, isValidDeletionCost, type PodValidationOptions 
 import { containersWithPaths } from './os';
 import { validateLocalDescendingPath } from './paths';
 import { validateTolerations } from './tolerations';
+import { setOwn } from '../../../api/own';
 
 export const mirrorPodAnnotation = 'kubernetes.io/config.mirror';
 const tolerationsAnnotation = 'scheduler.alpha.kubernetes.io/tolerations';
@@ -64,7 +65,7 @@ function lowerFirstKeys(v: unknown): unknown {
   const o = obj(v);
   if (!o) return v;
   const out: Obj = {};
-  for (const [k, val] of Object.entries(o)) out[k.toLowerCase() === 'tolerationseconds' ? 'tolerationSeconds' : k.toLowerCase()] = val;
+  for (const [k, val] of Object.entries(o)) setOwn(out, k.toLowerCase() === 'tolerationseconds' ? 'tolerationSeconds' : k.toLowerCase(), val);
   return out;
 }
 

@@ -4,6 +4,7 @@ import { isHTTPHeaderName } from '../../../api/names';
 import { validateNonnegativeField } from './numbers';
 import { arr, int, num, obj, objs, str, type Obj } from './json';
 import { validatePortNumOrName } from './ports';
+import { own } from '../../../api/own';
 
 /** The handler kinds, in upstream's checking order; probes have no sleep, hooks no grpc. */
 const probeHandlers = ['exec', 'httpGet', 'tcpSocket', 'grpc'] as const;
@@ -30,7 +31,7 @@ export const validateStartupProbe = validateLivenessProbe;
 
 function validateProbe(p: Obj, gracePeriod: number | undefined, fldPath: Path): ErrorList {
   const errs = validateHandler(p, probeHandlers, gracePeriod, fldPath);
-  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
+  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'] as const) {
     errs.push(...validateNonnegativeField(int(p[f]), fldPath.child(f)));
   }
   const tgps = num(p['terminationGracePeriodSeconds']);
@@ -40,7 +41,7 @@ function validateProbe(p: Obj, gracePeriod: number | undefined, fldPath: Path): 
 
 export function validateLifecycle(lifecycle: Obj, gracePeriod: number | undefined, fldPath: Path): ErrorList {
   const errs: ErrorList = [];
-  for (const hook of ['postStart', 'preStop']) {
+  for (const hook of ['postStart', 'preStop'] as const) {
     const h = obj(lifecycle[hook]);
     if (h) errs.push(...validateHandler(h, lifecycleHandlers, gracePeriod, fldPath.child(hook)));
   }
@@ -51,7 +52,7 @@ function validateHandler(h: Obj, kinds: readonly string[], gracePeriod: number |
   const errs: ErrorList = [];
   let numHandlers = 0;
   for (const kind of kinds) {
-    const action = obj(h[kind]);
+    const action = obj(own(h, kind));
     if (!action) continue;
     if (numHandlers > 0) {
       errs.push(forbidden(fldPath.child(kind), 'may not specify more than 1 handler type'));

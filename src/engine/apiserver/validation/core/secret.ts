@@ -6,6 +6,7 @@ import { registerValidator } from '../registry';
 import { decodedLength, maxSecretSize } from './configmap';
 import { entries, obj, semanticEqual, str, type Obj } from './json';
 import { validateImmutableField, validateObjectMeta, validateObjectMetaUpdate } from './meta';
+import { own, setOwn } from '../../../api/own';
 
 const serviceAccountNameKey = 'kubernetes.io/service-account.name';
 
@@ -31,7 +32,7 @@ function dockerConfigError(b64: string): string | undefined {
 /** The data upstream validates: v1 stringData is merged into data (as base64) by conversion. */
 function secretData(secret: KubeObject): Obj {
   const data: Obj = { ...(obj(secret['data']) ?? {}) };
-  for (const [key, value] of entries(secret['stringData'])) data[key] = Buffer.from(str(value), 'utf8').toString('base64');
+  for (const [key, value] of entries(secret['stringData'])) setOwn(data, key, Buffer.from(str(value), 'utf8').toString('base64'));
   return data;
 }
 
@@ -45,7 +46,7 @@ function validateSecret(secret: KubeObject): ErrorList {
     totalSize += decodedLength(str(value));
   }
   if (totalSize > maxSecretSize) errs.push(tooLong(dataPath, maxSecretSize));
-  const has = (key: string): boolean => data[key] !== undefined && data[key] !== null;
+  const has = (key: string): boolean => own(data, key) !== undefined && own(data, key) !== null;
   switch (str(secret['type'])) {
     case 'kubernetes.io/service-account-token':
       if (str(secret.metadata.annotations?.[serviceAccountNameKey]).length === 0) {

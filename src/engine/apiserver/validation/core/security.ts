@@ -10,6 +10,7 @@ import { securityContextStruct, seccompProfileStruct } from './gostruct';
 import { arr, bool, int, isSet, num, obj, objs, str, type Obj } from './json';
 import { hostSysctlConflict, type PodValidationOptions } from './options';
 import { validateLocalDescendingPath } from './paths';
+import { own } from '../../../api/own';
 
 /** The internal PodSecurityContext of a v1 pod spec. */
 export function podSecurityContext(spec: Obj): Obj {
@@ -146,7 +147,7 @@ export function validatePodSpecSecurityContext(spec: Obj, fldPath: Path, opts: P
     ['runAsGroup', isValidGroupID],
   ];
   for (const [field, check] of idChecks) {
-    const v = num(sc[field]);
+    const v = num(own(sc, field));
     if (v !== undefined) errs.push(...check(v).map((m) => invalid(fldPath.child(field), v, m)));
   }
   arr(sc['supplementalGroups']).forEach((g, i) => {

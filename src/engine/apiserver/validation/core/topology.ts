@@ -30,7 +30,7 @@ export function validateTopologySpreadConstraints(constraints: unknown, fldPath:
         errs.push(invalid(path.child('minDomains'), minDomains, `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${action}`));
       }
     }
-    for (const field of ['nodeAffinityPolicy', 'nodeTaintsPolicy']) {
+    for (const field of ['nodeAffinityPolicy', 'nodeTaintsPolicy'] as const) {
       if (isSet(c[field]) && !nodeInclusionPolicies.includes(str(c[field]))) {
         errs.push(notSupported(path.child(field), str(c[field]), nodeInclusionPolicies));
       }

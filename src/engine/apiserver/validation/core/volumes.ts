@@ -14,6 +14,7 @@ import { validatePersistentVolumeClaimSpec } from './persistentvolumeclaim';
 import { validatePullPolicy } from './pullpolicy';
 import { parseQuantity, zeroQuantity } from './quantity';
 import * as src from './volumesources';
+import { own } from '../../../api/own';
 
 type SourceValidator = (source: Obj, fldPath: Path, volName: string, podMeta: Obj | undefined, opts: PodValidationOptions) => ErrorList;
 
@@ -88,7 +89,7 @@ function validateVolumeSource(vol: Obj, fldPath: Path, volName: string, podMeta:
   const errs: ErrorList = [];
   let numVolumes = 0;
   for (const [field, pathName, validate, tooManyName] of podVolumeSources) {
-    const source = obj(vol[field]);
+    const source = obj(own(vol, field));
     if (!source) continue;
     if (numVolumes > 0) {
       errs.push(forbidden(fldPath.child(tooManyName ?? field), 'may not specify more than 1 volume type'));
@@ -224,7 +225,7 @@ export function validateTemplateObjectMeta(meta: Obj, fldPath: Path): ErrorList 
   const errs = validateAnnotations(meta['annotations'], fldPath.child('annotations'));
   errs.push(...validateLabels(meta['labels'], fldPath.child('labels')));
   for (const [field, goName] of objectMetaFields) {
-    const v = meta[field];
+    const v = own(meta, field);
     const set = Array.isArray(v) ? v.length > 0 : v !== undefined && v !== null && v !== '' && v !== 0;
     if (set) errs.push(forbidden(fldPath.child(goName), 'cannot be set'));
   }

@@ -7,6 +7,7 @@ import { isDNS1123Subdomain, inclusiveRangeError, nameIsDNSSubdomain, validateNa
 import { validateDNS1123Label, validateDNS1123Subdomain } from './formats';
 import { arr, entries, int, isSet, num, obj, str, type Obj } from './json';
 import { isAbs, validateLocalDescendingPath, validateLocalNonReservedPath, validatePathNoBacksteps } from './paths';
+import { own } from '../../../api/own';
 
 export const fileModeErrorMsg = 'must be a number between 0 and 0777 (octal), both inclusive';
 const pdPartitionErrorMsg = inclusiveRangeError(1, 255);
@@ -118,7 +119,7 @@ export function validateKeyToPath(kp: Obj, fldPath: Path): ErrorList {
 
 function validateItemsVolumeSource(src: Obj, nameField: string, fldPath: Path): ErrorList {
   const errs: ErrorList = [];
-  if (str(src[nameField]).length === 0) errs.push(required(fldPath.child(nameField), ''));
+  if (str(own(src, nameField)).length === 0) errs.push(required(fldPath.child(nameField), ''));
   errs.push(...validateFileMode(src['defaultMode'], fldPath.child('defaultMode')));
   arr(src['items']).forEach((kp, i) => errs.push(...validateKeyToPath(obj(kp) ?? {}, fldPath.child('items').index(i))));
   return errs;
@@ -258,7 +259,7 @@ export function validateAzureDisk(az: Obj, fldPath: Path): ErrorList {
 }
 
 export function requireField(src: Obj, field: string, fldPath: Path): ErrorList {
-  return str(src[field]).length === 0 ? [required(fldPath.child(field), '')] : [];
+  return str(own(src, field)).length === 0 ? [required(fldPath.child(field), '')] : [];
 }
 
 export function validateScaleIOVolumeSource(sio: Obj, fldPath: Path): ErrorList {

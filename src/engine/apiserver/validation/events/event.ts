@@ -11,6 +11,7 @@ import { int, obj, str } from '../core/json';
 import { goStruct } from '../apps/go-values';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../meta';
 import { registerValidator } from '../registry';
+import { own } from '../../../api/own';
 
 const reportingInstanceLengthLimit = 128;
 const actionLengthLimit = 128;
@@ -26,7 +27,7 @@ function objectReference(v: unknown): Map<string, unknown> | null {
   if (!r) return null;
   return goStruct(['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((f) => [
     f === 'uid' ? 'UID' : f === 'apiVersion' ? 'APIVersion' : f[0]!.toUpperCase() + f.slice(1),
-    str(r[f]),
+    str(own(r, f)),
   ]));
 }
 

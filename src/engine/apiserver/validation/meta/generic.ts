@@ -2,6 +2,7 @@
  * pkg/api/validation/generic.go and ValidateImmutableField: the small checks every kind uses.
  */
 import { invalid, type ErrorList, type Path } from '../../../api/field';
+import { own } from '../../../api/own';
 
 export const isNegativeErrorMsg = 'must be greater than or equal to 0';
 export const fieldImmutableErrorMsg = 'field is immutable';
@@ -33,7 +34,7 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
     const ao = a as Record<string, unknown>;
     const bo = b as Record<string, unknown>;
     const keys = new Set([...Object.keys(ao), ...Object.keys(bo)]);
-    for (const k of keys) if (!semanticEqual(ao[k], bo[k])) return false;
+    for (const k of keys) if (!semanticEqual(own(ao, k), own(bo, k))) return false;
     return true;
   }
   return false;

@@ -9,6 +9,7 @@ import { goStruct, labelSelectorValue } from '../apps/go-values';
 import { intOrString, isNotMoreThan100Percent, validatePositiveIntOrPercent } from '../apps/int-or-percent';
 import { labelSelectorHasInvalidLabelValue, validateConditions, validateLabelSelector, validateNonnegativeField } from '../meta';
 import { registerValidator } from '../registry';
+import { own } from '../../../api/own';
 
 const supportedUnhealthyPodEvictionPolicies = ['AlwaysAllow', 'IfHealthyBudget'];
 
@@ -30,7 +31,7 @@ function validatePodDisruptionBudgetSpec(spec: unknown, allowInvalidLabelValue: 
   if (isSet(s['minAvailable']) && isSet(s['maxUnavailable'])) {
     errs.push(invalid(fldPath, specValue(s), 'minAvailable and maxUnavailable cannot be both set'));
   }
-  for (const name of ['minAvailable', 'maxUnavailable']) {
+  for (const name of ['minAvailable', 'maxUnavailable'] as const) {
     if (!isSet(s[name])) continue;
     const v = intOrString(s[name]);
     errs.push(...validatePositiveIntOrPercent(v, fldPath.child(name)), ...isNotMoreThan100Percent(v, fldPath.child(name)));
@@ -48,7 +49,7 @@ function validateStatus(status: unknown, fldPath: Path): ErrorList {
   return [
     ...validateConditions(s['conditions'], fldPath.child('conditions')),
     ...['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods'].flatMap((f) =>
-      validateNonnegativeField(int(s[f]), fldPath.child(f)),
+      validateNonnegativeField(int(own(s, f)), fldPath.child(f)),
     ),
   ];
 }

@@ -7,6 +7,7 @@ import type { Labels } from '../../../api/labels';
 import type { Pod } from '../../api';
 import type { AffinityTerm } from '../../cache/pod-info';
 import { podMatchesAllAffinityTerms } from '../../cache/pod-info';
+import { own } from '../../../api/own';
 
 export const pairKey = (key: string, value: string): string => `${key}\u0000${value}`;
 
@@ -23,7 +24,7 @@ export class TopologyCounts {
 
   update(nodeLabels: Labels, topologyKey: string, delta: number): void {
     if (!Object.hasOwn(nodeLabels, topologyKey)) return;
-    const k = pairKey(topologyKey, nodeLabels[topologyKey]!);
+    const k = pairKey(topologyKey, own(nodeLabels, topologyKey)!);
     const n = (this.map.get(k) ?? 0) + delta;
     if (n === 0) this.map.delete(k);
     else this.map.set(k, n);

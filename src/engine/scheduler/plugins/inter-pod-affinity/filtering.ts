@@ -11,6 +11,7 @@ import { podMatchesAllAffinityTerms } from '../../cache/pod-info';
 import type { StateData } from '../../framework/cycle-state';
 import { Code, Status } from '../../framework/status';
 import { TopologyCounts, pairKey } from './counts';
+import { own } from '../../../api/own';
 
 export const ERR_REASON_EXISTING_ANTI_AFFINITY = "node(s) didn't satisfy existing pods anti-affinity rules";
 export const ERR_REASON_AFFINITY = "node(s) didn't match pod affinity rules";
@@ -50,7 +51,7 @@ export function satisfyPodAffinity(s: PreFilterState, node: NodeInfo): boolean {
   let podsExist = true;
   for (const t of s.requiredAffinityTerms) {
     if (!Object.hasOwn(node.labels, t.topologyKey)) return false;
-    if ((s.affinityCounts.map.get(pairKey(t.topologyKey, node.labels[t.topologyKey]!)) ?? 0) <= 0) podsExist = false;
+    if ((s.affinityCounts.map.get(pairKey(t.topologyKey, own(node.labels, t.topologyKey)!)) ?? 0) <= 0) podsExist = false;
   }
   if (podsExist) return true;
   // The first pod of a group with affinity to itself: no other pod matches anywhere yet.
@@ -61,7 +62,7 @@ export function satisfyPodAntiAffinity(s: PreFilterState, node: NodeInfo): boole
   if (s.antiAffinityCounts.size === 0) return true;
   for (const t of s.requiredAntiAffinityTerms) {
     if (!Object.hasOwn(node.labels, t.topologyKey)) continue;
-    if ((s.antiAffinityCounts.map.get(pairKey(t.topologyKey, node.labels[t.topologyKey]!)) ?? 0) > 0) return false;
+    if ((s.antiAffinityCounts.map.get(pairKey(t.topologyKey, own(node.labels, t.topologyKey)!)) ?? 0) > 0) return false;
   }
   return true;
 }

@@ -9,6 +9,7 @@ import type { NodeInfo } from '../../cache/node-info';
 import type { AffinityTerm, PodInfo, WeightedAffinityTerm } from '../../cache/pod-info';
 import type { StateData } from '../../framework/cycle-state';
 import { MAX_NODE_SCORE } from '../../framework/interface';
+import { own } from '../../../api/own';
 
 /** InterPodAffinityArgs.hardPodAffinityWeight default. */
 export const HARD_POD_AFFINITY_WEIGHT = 1;
@@ -28,7 +29,7 @@ function processTerm(m: ScoreMap, term: AffinityTerm, weight: number, pod: Pod, 
   if (!Object.hasOwn(nodeLabels, term.topologyKey)) return;
   let values = m.get(term.topologyKey);
   if (!values) m.set(term.topologyKey, (values = new Map()));
-  const v = nodeLabels[term.topologyKey]!;
+  const v = own(nodeLabels, term.topologyKey)!;
   values.set(v, (values.get(v) ?? 0) + weight * multiplier);
 }
 

@@ -8,8 +8,9 @@ import type { Node, Pod, TopologySpreadConstraint } from '../../api';
 import { LABEL_HOSTNAME, LABEL_TOPOLOGY_ZONE } from '../../api';
 import type { NodeInfo } from '../../cache/node-info';
 import type { SchedulerListers } from '../../host';
-import type { RequiredNodeAffinity } from '../helpers/node-affinity';
-import { findUntoleratedTaint, isScheduleBlocking } from '../helpers/taints';
+import type { RequiredNodeAffinity } from '../../../component-helpers/scheduling/node-affinity';
+import { findUntoleratedTaint, isScheduleBlocking } from '../../../component-helpers/scheduling/taints';
+import { assignOwn, setOwn } from '../../../api/own';
 
 export interface SpreadConstraint {
   readonly maxSkew: number;
@@ -40,7 +41,7 @@ export function filterConstraints(
     let selector = labelSelectorAsSelector(c.labelSelector);
     if (selector instanceof SelectorError) return selector;
     const extra: Record<string, string> = {};
-    for (const key of c.matchLabelKeys ?? []) if (Object.hasOwn(podLabels, key)) extra[key] = podLabels[key]!;
+    for (const key of c.matchLabelKeys ?? []) if (Object.hasOwn(podLabels, key)) setOwn(extra, key, podLabels[key]!);
     if (Object.keys(extra).length > 0) selector = Selector.of([...selectorFromSet(extra).requirements, ...selector.requirements]);
     out.push({
       maxSkew: c.maxSkew,
@@ -67,7 +68,7 @@ export function defaultSelector(pod: Pod, listers: SchedulerListers): Selector {
     const sel = svc.spec?.selector;
     // A Service without a selector selects nothing, not everything.
     if (!sel) continue;
-    if (selectorFromSet(sel).matches(podLabels)) Object.assign(labelSet, sel);
+    if (selectorFromSet(sel).matches(podLabels)) assignOwn(labelSet, sel);
   }
   let selector = selectorFromSet(labelSet);
   const owner = pod.metadata.ownerReferences?.find((r) => r.controller === true);

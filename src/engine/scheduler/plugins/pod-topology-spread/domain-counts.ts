@@ -9,6 +9,7 @@
 import type { NodeInfo } from '../../cache/node-info';
 import type { Snapshot } from '../../cache/snapshot';
 import { countMatching, type SpreadConstraint } from './common';
+import { own } from '../../../api/own';
 
 interface Entry {
   update: number;
@@ -60,7 +61,7 @@ export class DomainCounts {
       e.counts[i] = 0;
       return;
     }
-    const value = node.labels[c.topologyKey] ?? '';
+    const value = own(node.labels, c.topologyKey) ?? '';
     const count = countMatching(node, c, namespace);
     e.values[i] = value;
     e.counts[i] = count;

@@ -9,10 +9,11 @@ import type { NodeInfo } from '../../cache/node-info';
 import type { PodInfo } from '../../cache/pod-info';
 import type { StateData } from '../../framework/cycle-state';
 import { Code, Status } from '../../framework/status';
-import { RequiredNodeAffinity } from '../helpers/node-affinity';
+import { RequiredNodeAffinity } from '../../../component-helpers/scheduling/node-affinity';
 import type { Snapshot } from '../../cache/snapshot';
 import { countMatching, matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, policiesAreTrivial, type SpreadConstraint } from './common';
 import type { DomainCounts } from './domain-counts';
+import { own } from '../../../api/own';
 
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
 export const ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + ' (missing required label)';
@@ -77,7 +78,7 @@ export class PreFilterState implements StateData {
     this.constraints.forEach((c, i) => {
       if (!c.selector.matches(updated.labels)) return;
       if (!matchNodeInclusionPolicies(c, preemptor, node, required)) return;
-      const v = node.labels[c.topologyKey]!;
+      const v = own(node.labels, c.topologyKey)!;
       const n = (this.tpValueToMatchNum[i]!.get(v) ?? 0) + delta;
       this.tpValueToMatchNum[i]!.set(v, n);
       this.criticalPaths[i]!.update(v, n);
@@ -95,7 +96,7 @@ export function calPreFilterState(pod: Pod, constraints: readonly SpreadConstrai
     const m = new Map<string, number>();
     for (const node of snapshot.list) {
       if (!counted(node)) continue;
-      const v = node.labels[c.topologyKey]!;
+      const v = own(node.labels, c.topologyKey)!;
       m.set(v, (m.get(v) ?? 0) + countMatching(node, c, ns));
     }
     return m;
@@ -113,7 +114,7 @@ export function filterNode(s: PreFilterState, pod: PodInfo, node: NodeInfo): Sta
     const c = s.constraints[i]!;
     if (!Object.hasOwn(node.labels, c.topologyKey)) return new Status(Code.UnschedulableAndUnresolvable, [ERR_REASON_NODE_LABEL_NOT_MATCH]);
     const selfMatch = c.selector.matches(pod.labels) ? 1 : 0;
-    const matchNum = s.tpValueToMatchNum[i]!.get(node.labels[c.topologyKey]!) ?? 0;
+    const matchNum = s.tpValueToMatchNum[i]!.get(own(node.labels, c.topologyKey)!) ?? 0;
     if (matchNum + selfMatch - s.minMatchNum(i) > c.maxSkew) return new Status(Code.Unschedulable, [ERR_REASON_CONSTRAINTS_NOT_MATCH]);
   }
   return null;

@@ -8,10 +8,11 @@ import { LABEL_HOSTNAME } from '../../api';
 import type { NodeInfo } from '../../cache/node-info';
 import type { StateData } from '../../framework/cycle-state';
 import { MAX_NODE_SCORE } from '../../framework/interface';
-import { RequiredNodeAffinity } from '../helpers/node-affinity';
+import { RequiredNodeAffinity } from '../../../component-helpers/scheduling/node-affinity';
 import type { Snapshot } from '../../cache/snapshot';
 import { countMatching, matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, policiesAreTrivial, type SpreadConstraint } from './common';
 import type { DomainCounts } from './domain-counts';
+import { own } from '../../../api/own';
 
 export class PreScoreState implements StateData {
   readonly ignoredNodes = new Set<string>();
@@ -49,7 +50,7 @@ export function initPreScoreState(
     constraints.forEach((c, i) => {
       // Per-node counts (hostname) are computed in Score.
       if (c.topologyKey === LABEL_HOSTNAME) return;
-      const v = node.labels[c.topologyKey] ?? '';
+      const v = own(node.labels, c.topologyKey) ?? '';
       const m = s.topologyValueToPodCounts[i]!;
       if (!m.has(v)) {
         m.set(v, 0);
@@ -78,7 +79,7 @@ export function initPreScoreState(
     }
     const isCounted = counted(c);
     for (const node of snapshot.list) {
-      const v = node.labels[c.topologyKey] ?? '';
+      const v = own(node.labels, c.topologyKey) ?? '';
       const cur = m.get(v);
       if (cur === undefined || !isCounted(node)) continue;
       m.set(v, cur + countMatching(node, c, ns));
@@ -92,7 +93,7 @@ export function scoreNode(s: PreScoreState, pod: Pod, node: NodeInfo): number {
   let score = 0;
   for (let i = 0; i < s.constraints.length; i++) {
     const c = s.constraints[i]!;
-    const v = node.labels[c.topologyKey];
+    const v = own(node.labels, c.topologyKey);
     if (v === undefined) continue;
     const cnt = c.topologyKey === LABEL_HOSTNAME ? countMatching(node, c, pod.metadata.namespace) : (s.topologyValueToPodCounts[i]!.get(v) ?? 0);
     score += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i]!);

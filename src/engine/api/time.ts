@@ -1,0 +1,21 @@
+/** metav1.Time and MicroTime: RFC 3339 strings, read back to milliseconds as the controllers compare them. */
+
+/** time.Time{}: January 1, year 1, UTC. A missing or malformed time reads as this zero time. */
+export const ZERO_TIME_MS = -62135596800000;
+
+export function timeMs(t: string | null | undefined): number {
+  if (!t) return ZERO_TIME_MS;
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? ZERO_TIME_MS : ms;
+}
+
+/** metav1.Time as the API stores it: RFC 3339 with second precision, UTC. */
+export function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** metav1.MicroTime as the API stores it (events, leases): RFC 3339 with microseconds. */
+export function rfc3339Micro(ms: number): string {
+  const iso = new Date(Math.floor(ms)).toISOString();
+  return iso.replace(/\.(\d{3})Z$/, '.$1000Z');
+}

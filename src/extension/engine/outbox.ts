@@ -1,0 +1,123 @@
+/**
+ * The engine worker's stream to the extension host: the Cluster tree's changes and the language
+ * server's mirror events, coalesced by object (the latest version of each wins while it waits)
+ * and sent in bounded messages, one in flight at a time: the next goes when the extension acks
+ * the last. However fast the cluster changes, the extension host deserializes at most
+ * MAX_CHANGES objects per turn of its event loop, and the worker's queue holds at most one
+ * entry per object.
+ */
+import type { MirrorEvent, MirrorSyncParams } from '../../protocol/language-server';
+import type { FromEngine, WireViewChange } from '../../protocol/engine';
+
+/** Objects per message at most. */
+export const MAX_CHANGES = 250;
+/** Wall ms from the first change to the first message of a burst (the tree refreshes at most every 100 ms). */
+export const COALESCE_MS = 50;
+
+export interface OutboxTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realTimers: OutboxTimers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+};
+
+function mirrorKey(e: MirrorEvent): string {
+  const m = (e.object.metadata ?? {}) as { namespace?: unknown; name?: unknown };
+  return `${String(e.object.apiVersion)}/${String(e.object.kind)}/${String(m.namespace ?? '')}/${String(m.name ?? '')}`;
+}
+
+export class Outbox {
+  private view = new Map<string, WireViewChange>();
+  private mirror = new Map<string, MirrorEvent>();
+  /** A full listing waiting to go (it replaces the mirror events queued before it). */
+  private replace: MirrorSyncParams | undefined;
+  private inFlight = false;
+  private timer: unknown;
+  private closed = false;
+
+  constructor(
+    private readonly post: (m: FromEngine) => void,
+    private readonly now: () => number,
+    private readonly timers: OutboxTimers = realTimers,
+  ) {}
+
+  /** Objects waiting (for tests and the bench). */
+  get pending(): number {
+    return this.view.size + this.mirror.size + (this.replace ? this.replace.events.length : 0);
+  }
+
+  viewChanges(changes: readonly WireViewChange[]): void {
+    for (const c of changes) {
+      const key = `${c.kind}/${c.key}`;
+      // A change re-queued goes to the end: the order of different objects' changes is kept.
+      this.view.delete(key);
+      this.view.set(key, c);
+    }
+    this.schedule();
+  }
+
+  mirrorSync(params: MirrorSyncParams): void {
+    if (params.replace) {
+      this.mirror.clear();
+      this.replace = params;
+    } else {
+      for (const e of params.events) {
+        const key = mirrorKey(e);
+        this.mirror.delete(key);
+        this.mirror.set(key, e);
+      }
+    }
+    this.schedule();
+  }
+
+  /** The extension handled the message in flight. */
+  ack(): void {
+    this.inFlight = false;
+    this.send();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private schedule(): void {
+    if (this.inFlight || this.timer !== undefined || this.closed) return;
+    this.timer = this.timers.setTimeout(() => {
+      this.timer = undefined;
+      this.send();
+    }, COALESCE_MS);
+  }
+
+  private send(): void {
+    if (this.inFlight || this.closed) return;
+    if (this.replace) {
+      // A listing goes whole: the language server's Replace needs all of it at once.
+      const params = this.replace;
+      this.replace = undefined;
+      return this.emit({ type: 'mirror', params });
+    }
+    if (this.view.size > 0) return this.emit({ type: 'view', changes: take(this.view), time: this.now() });
+    if (this.mirror.size > 0) return this.emit({ type: 'mirror', params: { events: take(this.mirror) } });
+  }
+
+  private emit(m: FromEngine): void {
+    this.inFlight = true;
+    this.post(m);
+  }
+}
+
+/** The oldest MAX_CHANGES entries, removed from the map. */
+function take<T>(map: Map<string, T>): T[] {
+  const out: T[] = [];
+  for (const [key, value] of map) {
+    if (out.length >= MAX_CHANGES) break;
+    out.push(value);
+    map.delete(key);
+  }
+  return out;
+}

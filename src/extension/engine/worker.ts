@@ -1,0 +1,295 @@
+/**
+ * The engine worker (dist/engine-worker.js): a worker_threads Worker in which the cluster runs,
+ * with a heap of its own (resourceLimits from kubesim.engine.maxHeapMB), so that however big the
+ * simulation grows the extension host's thread stays free and its heap untouched. It hosts the
+ * same ClusterHost the extension ran in its own thread (createCluster on a slicing ClockHost, the
+ * Pacer, the informers of the tree, the language server's mirror feed) and speaks
+ * src/protocol/engine.ts with the extension: calls answered by replies, the tree's changes and
+ * the mirror's events streamed through the Outbox, one message in flight at a time.
+ *
+ * Every message from the extension is checked (parseToEngine) before it is acted on; a refused
+ * call is answered with the reason, a refused message of another kind is dropped.
+ */
+import { parentPort } from 'node:worker_threads';
+import { ClusterHost } from '../cluster-host';
+import { DEFAULT_SETTINGS, type KubeSimSettings } from '../settings';
+import { checkClusterSnapshot } from '../snapshot';
+import type { SavedTrace } from '../../engine/trace/buffer';
+import { parseToEngine, type CallMessage, type EngineCalls, type EngineMethod, type EngineSettings, type FromEngine, type Machine, type StartMessage, type WireViewChange } from '../../protocol/engine';
+import type { ViewChange } from '../view-types';
+import { Outbox } from './outbox';
+import type { JsonObject } from '../../engine/api/types';
+import type { ServedApi } from '../endpoint/serve';
+import { PanelFeed } from '../panel/feed';
+import type { Pod } from '../../engine/scheduler/api';
+import { computePodResources } from '../../engine/scheduler/cache/resource';
+
+type Handlers = { [M in EngineMethod]: (host: ClusterHost, params: EngineCalls[M]['params'], worker: EngineWorker) => Promise<EngineCalls[M]['result']> | EngineCalls[M]['result'] };
+
+/** Wall ms between two etcdMembers messages at most (a burst of elections makes one). */
+const ETCD_MEMBERS_MS = 200;
+
+function settingsOf(s: EngineSettings): KubeSimSettings {
+  return {
+    ...DEFAULT_SETTINGS,
+    nodes: { ...s.nodes, labels: { ...s.nodes.labels }, taints: s.nodes.taints.map((t) => ({ ...t })), zones: [...s.nodes.zones] },
+    speed: s.speed,
+    seed: s.seed,
+    user: { username: s.user.username, groups: [...s.user.groups] },
+    fieldValidation: s.fieldValidation,
+    traceBufferSize: s.traceBufferSize,
+    metricsServer: s.metricsServer,
+    etcd: { ...s.etcd },
+    // The extension saves the cluster; the worker never writes the workspace storage itself.
+    persistence: false,
+  };
+}
+
+/** Structured clone carries plain data only: results are made plain (no class instances, no functions). */
+function plain<T>(value: T): T {
+  return value === undefined ? (null as T) : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+export class EngineWorker {
+  private host: ClusterHost | undefined;
+  private readonly outbox: Outbox;
+  private machinesSent = '';
+  private stopping: Promise<void> | undefined;
+  /** Live documents' watches, by the extension's id. */
+  readonly watches = new Map<number, () => void>();
+  served: ServedApi | undefined;
+  /** The control-plane panels' feeds, by the extension's id. */
+  readonly panels = new Map<number, PanelFeed>();
+  private etcdTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readonly post: (m: FromEngine) => void) {
+    this.outbox = new Outbox(post, () => this.host?.cluster.clock.now() ?? 0);
+  }
+
+  /** One message from the extension. */
+  async receive(raw: unknown): Promise<void> {
+    const parsed = parseToEngine(raw);
+    if (!parsed.ok) {
+      const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
+      if ((raw as { type?: unknown } | null)?.type === 'call' && Number.isSafeInteger(id)) this.post({ type: 'reply', id: id as number, ok: false, message: `kubesim engine: refused: ${parsed.error}` });
+      return;
+    }
+    const m = parsed.message;
+    switch (m.type) {
+      case 'start':
+        return this.start(m);
+      case 'call':
+        return this.call(m);
+      case 'ack':
+        return this.outbox.ack();
+      case 'stop':
+        return this.stop();
+    }
+  }
+
+  private async start(m: StartMessage): Promise<void> {
+    if (this.host) return this.post({ type: 'startFailed', message: 'kubesim engine: a cluster is already running in this worker' });
+    try {
+      const restore = m.restore === undefined ? undefined : checkClusterSnapshot(m.restore);
+      const trace = m.trace as SavedTrace | undefined;
+      const host = await ClusterHost.start({
+        settings: settingsOf(m.settings),
+        restore,
+        trace,
+        mirror: (params) => this.outbox.mirrorSync(params),
+        onError: (err) => this.post({ type: 'failed', message: err instanceof Error ? err.message : String(err) }),
+      });
+      this.host = host;
+      host.view.onChange((changes) => this.outbox.viewChanges(changes.map((c) => this.wire(host, c))));
+      host.pacer.onChange((state, speed) => this.post({ type: 'pacer', state, speed }));
+      host.trace.subscribe((r) => {
+        if (r.type === 'etcd.member') this.etcdChanged(host);
+      });
+      const { state, speed } = host.pacer.current;
+      // The informers' first listing, as the tree sees it on start.
+      const first: WireViewChange[] = [];
+      for (const kind of ['nodes', 'namespaces', 'deployments', 'replicasets', 'horizontalpodautoscalers', 'pods', 'services', 'endpointslices', 'events'] as const) {
+        for (const o of host.view.objects(kind)) first.push(this.wire(host, { kind, type: 'ADDED', key: keyOf(o), object: o }));
+      }
+      this.outbox.viewChanges(first);
+      this.post({ type: 'started', machines: this.machines(), seed: host.cluster.seed, clock: { state, speed } });
+    } catch (err) {
+      this.post({ type: 'startFailed', message: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  private etcdChanged(host: ClusterHost): void {
+    this.etcdTimer ??= setTimeout(() => {
+      this.etcdTimer = undefined;
+      const members = host.etcdMembers();
+      if (members && this.host === host) this.post({ type: 'etcdMembers', members: plain(members) as unknown as JsonObject[] });
+    }, ETCD_MEMBERS_MS);
+  }
+
+  private wire(host: ClusterHost, c: ViewChange): WireViewChange {
+    const row = host.view.row(c.kind, c.object);
+    if (c.kind !== 'pods') return { kind: c.kind, type: c.type, key: c.key, object: c.object, row };
+    const r = computePodResources(c.object as unknown as Pod).requests;
+    return { kind: c.kind, type: c.type, key: c.key, object: c.object, row, requests: { milliCPU: r.milliCPU, memory: r.memory } };
+  }
+
+  private machines(): Machine[] {
+    const host = this.host;
+    return host ? host.nodeNames().map((node) => ({ node, running: host.isNodeRunning(node) })) : [];
+  }
+
+  /** Tells the extension when a machine joined, stopped or started (no API event says so). */
+  private machinesChanged(): void {
+    const machines = this.machines();
+    const text = JSON.stringify(machines);
+    if (text === this.machinesSent) return;
+    this.machinesSent = text;
+    this.post({ type: 'machines', machines });
+  }
+
+  private async call(m: CallMessage): Promise<void> {
+    const host = this.host;
+    if (!host) return this.post({ type: 'reply', id: m.id, ok: false, message: 'kubesim engine: no cluster is running' });
+    try {
+      const handler = HANDLERS[m.method] as (host: ClusterHost, params: unknown, worker: EngineWorker) => unknown;
+      const result = await handler(host, m.params, this);
+      this.post({ type: 'reply', id: m.id, ok: true, result: plain(result) });
+      if (m.method === 'addNode' || m.method === 'node') this.machinesChanged();
+    } catch (err) {
+      this.post({ type: 'reply', id: m.id, ok: false, message: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.outbox.close();
+      if (this.etcdTimer) clearTimeout(this.etcdTimer);
+      for (const stop of this.watches.values()) stop();
+      this.watches.clear();
+      for (const feed of this.panels.values()) await feed.dispose();
+      this.panels.clear();
+      await this.host?.dispose();
+      this.host = undefined;
+    })();
+    return this.stopping;
+  }
+}
+
+function keyOf(o: { metadata: { namespace?: string; name?: string } }): string {
+  return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name ?? ''}` : (o.metadata.name ?? '');
+}
+
+const HANDLERS: Handlers = {
+  apply: (h, p) => h.apply(p.file, p.text, p.dryRun),
+  deleteManifest: (h, p) => h.deleteManifest(p.file, p.text),
+  manifestObjects: (h, p) => h.manifestObjects(p.file, p.text),
+  summary: (h) => h.summary(),
+  setUser: (h, p) => {
+    h.user = { username: p.user.username, groups: [...p.user.groups] };
+    return null;
+  },
+  setFieldValidation: (h, p) => {
+    h.fieldValidation = p.fieldValidation;
+    return null;
+  },
+  setSpeed: (h, p) => {
+    h.pacer.setSpeed(p.speed);
+    return null;
+  },
+  pause: (h) => {
+    h.pacer.pause();
+    return null;
+  },
+  resume: (h) => {
+    h.pacer.resume();
+    return null;
+  },
+  stepToNextChange: (h) => h.stepToNextChange(),
+  addNode: (h, p) => h.addNode({ ...DEFAULT_SETTINGS, nodes: { ...p.nodes, labels: { ...p.nodes.labels }, taints: p.nodes.taints.map((t) => ({ ...t })), zones: [...p.nodes.zones] } }),
+  node: (h, p) => {
+    switch (p.action) {
+      case 'stop':
+        return h.stopNode(p.name);
+      case 'start':
+        return h.startNode(p.name);
+      case 'cordon':
+        return h.cordon(p.name);
+      case 'uncordon':
+        return h.uncordon(p.name);
+      case 'drain':
+        return h.drain(p.name);
+    }
+  },
+  scale: (h, p) => h.scale(p.ref as Parameters<ClusterHost['scale']>[0], p.replicas),
+  rolloutRestart: (h, p) => h.rolloutRestart(p.ref as Parameters<ClusterHost['rolloutRestart']>[0]),
+  rolloutUndo: (h, p) => h.rolloutUndo(p.ref, p.toRevision),
+  objectYaml: (h, p) => h.objectYaml(p.ref),
+  knownSubjects: (h) => h.knownSubjects(),
+  etcdMembers: (h) => (h.etcdMembers() as unknown as EngineCalls['etcdMembers']['result']) ?? null,
+  etcdAction: (h, p) => h.etcdAction(p.action, p.member),
+  resyncMirror: (h) => {
+    h.resyncMirror();
+    return null;
+  },
+  watchObject: (h, p, w) => {
+    w.watches.get(p.watchId)?.();
+    w.watches.set(p.watchId, h.watchObject(p.ref, () => w.post({ type: 'objectChanged', watchId: p.watchId })));
+    return null;
+  },
+  unwatchObject: (_h, p, w) => {
+    w.watches.get(p.watchId)?.();
+    w.watches.delete(p.watchId);
+    return null;
+  },
+  snapshot: (h) => h.snapshot() as unknown as JsonObject,
+  serveApi: async (h, p, w) => {
+    const served = await h.serveApi(p.port, p.tls);
+    w.served = served;
+    return { port: served.port, url: served.url, tls: { key: served.tls.key, cert: served.tls.cert }, kubeconfig: served.kubeconfig, contexts: [...served.contexts] };
+  },
+  closeApi: async (_h, _p, w) => {
+    await w.served?.close();
+    w.served = undefined;
+    return null;
+  },
+  panelOpen: async (h, p, w) => {
+    await w.panels.get(p.panelId)?.dispose();
+    w.panels.set(p.panelId, new PanelFeed(h.panelCluster(), (message) => w.post({ type: 'panel', panelId: p.panelId, message })));
+    return null;
+  },
+  panelSync: async (_h, p, w) => {
+    await panel(w, p.panelId).sync();
+    return null;
+  },
+  panelHidden: async (_h, p, w) => {
+    await panel(w, p.panelId).hidden();
+    return null;
+  },
+  panelRead: async (_h, p, w) => {
+    await panel(w, p.panelId).read(p.message);
+    return null;
+  },
+  panelClose: async (_h, p, w) => {
+    await w.panels.get(p.panelId)?.dispose();
+    w.panels.delete(p.panelId);
+    return null;
+  },
+};
+
+function panel(w: EngineWorker, id: number): PanelFeed {
+  const feed = w.panels.get(id);
+  if (!feed) throw new Error(`kubesim engine: no panel ${id} is open`);
+  return feed;
+}
+
+// Started as a worker: serve the extension on the parent port.
+if (parentPort) {
+  const port = parentPort;
+  const worker = new EngineWorker((m) => port.postMessage(m));
+  port.on('message', (raw: unknown) => {
+    const done = (raw as { type?: unknown } | null)?.type === 'stop';
+    void worker.receive(raw).finally(() => {
+      if (done) port.close();
+    });
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * The etcd feed between the panel's host and its webview: each member of the simulated etcd
+ * cluster as the engine's EtcdCluster.status() reports it, and the Raft messages of the
+ * cluster's message stream (every one sent, then delivered or dropped) as the peer network
+ * recorded them. The webview draws these and nothing else: a role, a term, a log entry or a
+ * message in flight is always one the engine reported (docs/architecture.md, invariant 2).
+ *
+ * Views are plain data (structured-clone safe). Fields the engine does not report (a figure
+ * it does not compute yet) are absent, and the view says so instead of drawing a number.
+ */
+
+export type EtcdRole = 'leader' | 'follower' | 'candidate' | 'pre-candidate';
+
+/** One log entry of a member's log tail: its index, its term and what it carries. */
+export interface EtcdEntryView {
+  readonly index: number;
+  readonly term: number;
+  /** conf-change, empty (a new leader's entry), put, deleteRange, txn, ... */
+  readonly kind: string;
+}
+
+/** One member, as `EtcdCluster.status()` reports it at `EtcdFrame.time`. */
+export interface EtcdMemberView {
+  readonly name: string;
+  /** etcd's member ID, 16 hex digits. */
+  readonly id: string;
+  readonly role: EtcdRole;
+  readonly state: 'running' | 'stopped';
+  readonly partitioned: boolean;
+  /** A slow disk's WAL fsync (ms), when the member's disk was made slow. */
+  readonly slowFsyncMs?: number;
+  readonly term: number;
+  readonly vote?: string;
+  readonly lead?: string;
+  readonly commitIndex: number;
+  readonly appliedIndex: number;
+  readonly firstIndex: number;
+  readonly lastIndex: number;
+  readonly revision: number;
+  readonly compactRevision: number;
+  /** etcd's dbSize: the bbolt file's size. */
+  readonly dbSizeBytes: number;
+  /** etcd's dbSizeInUse, when the engine reports it. */
+  readonly dbSizeInUseBytes?: number;
+  readonly quotaBackendBytes?: number;
+  readonly alarms?: readonly string[];
+  /** Revisions applied over the last second of virtual time, when the engine reports it. */
+  readonly revisionsPerSecond?: number;
+  /** Mean proposal-to-apply time of this member's proposals over the last second (null: none). */
+  readonly commitLatencyMs?: number | null;
+  /** The tail of the log, oldest first. */
+  readonly log: readonly EtcdEntryView[];
+}
+
+/** One record of the cluster's message stream (the engine's etcd.message record, as it is). */
+export interface EtcdMessageView {
+  readonly id: number;
+  readonly time: number;
+  readonly event: 'sent' | 'delivered' | 'dropped';
+  /** For delivered and dropped: the id of the 'sent' record. */
+  readonly cause?: number;
+  readonly msgType: string;
+  readonly from: string;
+  readonly to: string;
+  readonly term: number;
+  readonly index: number;
+  readonly logTerm: number;
+  readonly commit: number;
+  readonly entries: number;
+  readonly reject: boolean;
+  readonly reason?: 'stopped' | 'partitioned';
+}
+
+/** The latency model in force (ms) and Raft's timing, for the legend. */
+export interface EtcdSettingsView {
+  readonly apiserverMs: number;
+  readonly rttMs: number;
+  readonly walFsyncMs: number;
+  readonly tickMs: number;
+  readonly electionTicks: number;
+}
+
+// ---- host -> webview ----------------------------------------------------------------------
+
+/**
+ * Starts a (re-)sync of the etcd view: the webview drops what it holds. `cluster` is false when
+ * the store is not the simulated cluster (a real etcd holds the data: nothing to draw).
+ */
+export interface EtcdResetMessage {
+  readonly type: 'etcd.reset';
+  readonly cluster: boolean;
+  /** Frames the webview keeps at most (its charts' and replay's history). */
+  readonly capacity: number;
+}
+
+/** The members at one virtual instant, and the messages recorded since the previous frame. */
+export interface EtcdFrameMessage {
+  readonly type: 'etcd';
+  /** Virtual ms of the status read. */
+  readonly time: number;
+  readonly members: readonly EtcdMemberView[];
+  readonly messages: readonly EtcdMessageView[];
+  /** Messages the host left out of this frame because too many were recorded since the last one. */
+  readonly droppedMessages: number;
+  readonly settings: EtcdSettingsView;
+}
+
+// ---- webview -> host ----------------------------------------------------------------------
+
+export const ETCD_ACTIONS = ['stop', 'start', 'partition', 'heal', 'slow'] as const;
+export type EtcdAction = (typeof ETCD_ACTIONS)[number];
+
+/** A fault asked for from the etcd view (the same as the sidebar's actions). */
+export interface EtcdActionMessage {
+  readonly type: 'etcdAction';
+  readonly action: EtcdAction;
+  /** A member name (etcd-0 ...). */
+  readonly member: string;
+}
+
+/** Member names as EtcdCluster gives them. */
+export const ETCD_MEMBER_NAME = /^etcd-[0-9]{1,2}$/;
+
+/** The action a member allows in its state (the sidebar's menus follow the same rule). */
+export function etcdActionsFor(m: Pick<EtcdMemberView, 'state' | 'partitioned' | 'slowFsyncMs'>): EtcdAction[] {
+  const out: EtcdAction[] = [];
+  out.push(m.state === 'running' ? 'stop' : 'start');
+  if (!m.partitioned) out.push('partition');
+  if (m.partitioned || m.slowFsyncMs !== undefined) out.push('heal');
+  if (m.slowFsyncMs === undefined) out.push('slow');
+  return out;
+}

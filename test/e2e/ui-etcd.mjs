@@ -1,0 +1,159 @@
+// The etcd view and the sidebar's etcd actions in a RUNNING code-server with headless Chromium:
+// opens the control plane on its etcd tab in a fresh workspace and asserts what is drawn
+// through its hit-test layer (window.kubesimPanel.etcd(): which member leads, terms, log
+// lengths, messages in flight), stops the leader from the sidebar's inline action and waits
+// for a new leader with a higher term to be drawn, starts it again, partitions a follower and
+// heals it. Screenshots in the dark, light and high-contrast themes.
+//   node test/e2e/ui-etcd.mjs [--url http://127.0.0.1:8123] [--shots test/e2e/screenshots] [--prefix ui-etcd-]
+// Exit code 0 when every check passes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { launch, parseArgs, workbenchUrl } from './browser.mjs';
+
+const opt = parseArgs(process.argv.slice(2), {
+  url: process.env.CS_URL || 'http://127.0.0.1:8123',
+  shots: 'test/e2e/screenshots',
+  prefix: 'ui-etcd-',
+  timeout: '60000',
+  'dev-ext': '.',
+});
+
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'kubesim-ui-etcd-'));
+fs.copyFileSync(path.join('examples', 'web.yaml'), path.join(folder, 'web.yaml'));
+fs.mkdirSync(opt.shots, { recursive: true });
+
+const t0 = Date.now();
+const results = [];
+const check = (name, ok, detail) => {
+  results.push({ name, ok: Boolean(ok) });
+  console.log(`${ok ? 'PASS' : 'FAIL'} ${name}${detail === undefined ? '' : ` :: ${JSON.stringify(detail).slice(0, 600)}`}`);
+};
+
+const { browser, close } = await launch(opt.chromium);
+const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+page.setDefaultTimeout(Number(opt.timeout));
+page.on('pageerror', (e) => console.log('[pageerror]', e.message.slice(0, 200)));
+const shot = async (name) => {
+  const file = path.join(opt.shots, `${opt.prefix}${name}.png`);
+  await page.screenshot({ path: file });
+  console.log('screenshot', file);
+};
+
+const input = page.locator('.quick-input-widget .quick-input-box input');
+const quickInput = page.locator('.quick-input-widget');
+const palette = async (command, pick = command) => {
+  await quickInput.waitFor({ state: 'hidden' });
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${command}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: pick }).first().waitFor();
+  await page.keyboard.press('Enter');
+};
+const THEMES = { dark: ['Default Dark Modern', 'vs-dark'], light: ['Default Light Modern', 'vs'], 'high-contrast': ['Default High Contrast', 'hc-black'] };
+const setTheme = async (kind) => {
+  const [name, cls] = THEMES[kind];
+  fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'workbench.colorTheme': name }));
+  await page.waitForFunction((c) => document.querySelector('.monaco-workbench')?.classList.contains(c), cls);
+};
+
+const panel = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+const body = panel.locator('body');
+const etcd = () => body.evaluate(() => window.kubesimPanel.etcd());
+const etcdUntil = async (what, ok, timeout = 60_000) => {
+  const end = Date.now() + timeout;
+  let m;
+  for (;;) {
+    m = await etcd();
+    if (ok(m)) return m;
+    if (Date.now() > end) throw new Error(`timed out waiting for the etcd view: ${what} (${JSON.stringify({ leader: m.leader, members: m.members.map((x) => [x.name, x.role, x.state, x.term]) })})`);
+    await page.waitForTimeout(200);
+  }
+};
+/** The sidebar's row of a member, and one of its inline actions. */
+const memberRow = (name) => page.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) }).first();
+const inline = async (name, action) => {
+  const row = memberRow(name);
+  await row.hover();
+  await row.locator(`.action-label[aria-label="${action}"]`).click();
+};
+
+try {
+  await page.goto(workbenchUrl(opt.url, folder, { devExt: opt['dev-ext'] }));
+  await page.locator('.monaco-workbench').waitFor();
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'web.yaml' }).first().waitFor();
+  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } }).catch(() => undefined);
+  await setTheme('dark');
+
+  await palette('KubeSim: Show etcd');
+  await panel.locator('canvas.etcd-canvas').waitFor();
+  const first = await etcdUntil('three members and a leader', (m) => m.members.length === 3 && m.leader);
+  const lead = first.members.find((m) => m.name === first.leader);
+  check('the etcd tab draws three members, one of them leader', first.members.filter((m) => m.role === 'leader').length === 1 && first.members.every((m) => m.state === 'running'), first.members.map((m) => `${m.name} ${m.role} t${m.term}`));
+  check('every member is drawn at the leader\u2019s term with its log and commit index', first.members.every((m) => m.term === lead.term && m.logLength > 0 && m.commitIndex > 0 && m.appliedIndex <= m.commitIndex), first.members.map((m) => [m.name, m.term, m.logLength, m.commitIndex, m.appliedIndex]));
+  const flying = await etcdUntil('a message in flight', (m) => m.inFlight.length > 0);
+  const hb = flying.inFlight.find((x) => x.from === flying.leader || x.to === flying.leader);
+  check('Raft messages are drawn in flight between the leader and its followers', hb && flying.members.some((m) => m.name === hb.to), flying.inFlight.slice(0, 4).map((x) => `${x.msgType} ${x.from}->${x.to} ${x.progress.toFixed(2)}`));
+  check('the db size chart draws the engine\u2019s figure', flying.charts.find((c) => c.field === 'dbSizeBytes')?.reported && flying.charts.find((c) => c.field === 'dbSizeBytes').last > 0, flying.charts);
+  const hit = await body.evaluate((_, [x, y]) => window.kubesimPanel.etcd().at(x, y), [lead.x, lead.y]);
+  check('the hit-test finds the leader under its circle', hit === lead.name, hit);
+
+  // The sidebar's etcd section, with each member's role.
+  await palette('KubeSim: Focus on etcd View', 'etcd');
+  await memberRow(lead.name).waitFor();
+  const leaderText = await memberRow(lead.name).innerText();
+  check('the sidebar lists the members, the leader as leader', /leader · term \d+/.test(leaderText), leaderText);
+  await shot('01-dark');
+
+  // Stop the leader from its inline action: a new leader with a higher term is drawn.
+  await inline(lead.name, 'Stop etcd Member');
+  const stopped = await etcdUntil('the old leader stopped', (m) => m.members.find((x) => x.name === lead.name)?.state === 'stopped');
+  check('the stopped leader is drawn stopped', stopped.members.find((x) => x.name === lead.name).state === 'stopped');
+  const elected = await etcdUntil('a new leader', (m) => m.leader && m.leader !== lead.name, 30_000);
+  const next = elected.members.find((m) => m.name === elected.leader);
+  check('a new leader is elected and drawn with a higher term', next.term > lead.term, { old: [lead.name, lead.term], now: [next.name, next.term] });
+  await memberRow(lead.name).locator('.label-description', { hasText: 'stopped' }).waitFor();
+  check('the sidebar shows the old leader stopped', true, await memberRow(lead.name).innerText());
+  await shot('02-new-leader-dark');
+
+  // Start it again: it rejoins as a follower of the new leader and catches up.
+  await inline(lead.name, 'Start etcd Member');
+  const back = await etcdUntil('the old leader caught up', (m) => {
+    const x = m.members.find((y) => y.name === lead.name);
+    return x?.state === 'running' && x.role === 'follower' && x.term === next.term && x.commitIndex >= next.commitIndex;
+  });
+  check('the restarted member follows at the new term and catches up', back.leader === next.name, back.members.map((m) => [m.name, m.role, m.term, m.commitIndex]));
+
+  // Partition a follower, then heal it from the sidebar.
+  const follower = back.members.find((m) => m.role === 'follower').name;
+  await memberRow(follower).click({ button: 'right' });
+  await page.locator('.context-view .action-label', { hasText: 'Partition etcd Member' }).hover();
+  await page.keyboard.press('Enter');
+  await etcdUntil('the follower partitioned', (m) => m.members.find((x) => x.name === follower)?.partitioned);
+  check('a partitioned follower is drawn cut off', true, follower);
+  await page.waitForTimeout(1500);
+  await shot('03-partitioned-dark');
+  await inline(follower, 'Heal etcd Member');
+  const healed = await etcdUntil('healed', (m) => m.members.every((x) => !x.partitioned && x.state === 'running') && m.leader);
+  check('after Heal every member is running and connected, with a leader', healed.members.length === 3, healed.members.map((m) => [m.name, m.role, m.term]));
+
+  await setTheme('light');
+  await page.waitForTimeout(1500);
+  await shot('04-light');
+  await setTheme('high-contrast');
+  await page.waitForTimeout(1500);
+  await shot('05-high-contrast');
+} catch (err) {
+  const [firstLine, ...callLog] = String(err?.message ?? err).split('\n');
+  check('unexpected error', false, firstLine);
+  if (callLog.length > 0) console.log(callLog.slice(0, 30).join('\n'));
+  await shot('99-error').catch(() => undefined);
+} finally {
+  await close();
+  fs.rmSync(folder, { recursive: true, force: true });
+}
+
+const ok = results.every((r) => r.ok);
+console.log(`ui etcd e2e: ${ok ? 'passed' : 'FAILED'} in ${Date.now() - t0} ms`);
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,96 @@
+// The workbench as a learner drives it, for the UI runs: a page at 1400x900 in a RUNNING
+// code-server, the command palette, Quick Open, Apply with its notification, the theme through
+// the workspace settings, the control-plane panel's frame and its model layer
+// (window.kubesimPanel), and a check/shot log that ends the run with an exit code.
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, workbenchUrl } from './browser.mjs';
+
+export async function openWorkbench(opt, folder, prefix) {
+  fs.mkdirSync(opt.shots, { recursive: true });
+  const results = [];
+  const check = (name, ok, detail) => {
+    results.push({ name, ok: Boolean(ok) });
+    console.log(`${ok ? 'PASS' : 'FAIL'} ${name}${detail === undefined ? '' : ` :: ${JSON.stringify(detail).slice(0, 700)}`}`);
+  };
+  const { browser, close } = await launch(opt.chromium);
+  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+  page.setDefaultTimeout(Number(opt.timeout ?? 60000));
+  page.on('pageerror', (e) => console.log('[pageerror]', e.message.slice(0, 200)));
+  const shot = async (name) => {
+    const file = path.join(opt.shots, `${prefix}${name}.png`);
+    await page.screenshot({ path: file });
+    console.log('screenshot', file);
+  };
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  const quickInput = page.locator('.quick-input-widget');
+  const palette = async (command, pick = command) => {
+    await quickInput.waitFor({ state: 'hidden' });
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${command}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: pick }).first().waitFor();
+    await page.keyboard.press('Enter');
+  };
+  const openFile = async (file) => {
+    await quickInput.waitFor({ state: 'hidden' });
+    await page.keyboard.press('Control+P');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(file);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab.active', { hasText: file }).waitFor();
+  };
+  const apply = async (file, expect) => {
+    await openFile(file);
+    await palette('KubeSim: Apply Current Manifest');
+    await page.locator('.notifications-toasts .notification-list-item-message', { hasText: expect }).first().waitFor();
+    await palette('Notifications: Clear All Notifications');
+  };
+  /** Default Dark Modern or Default Light Modern, through the workspace's settings. */
+  const setTheme = async (kind) => {
+    fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'workbench.colorTheme': kind === 'dark' ? 'Default Dark Modern' : 'Default Light Modern' }));
+    await page.waitForFunction((dark) => document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') === dark, kind === 'dark');
+  };
+  const panel = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  const showPanel = () => page.locator('.tabs-container .tab', { hasText: 'KubeSim Control Plane' }).click();
+  /** Polls `read` in the panel (window.kubesimPanel) until `ok` holds. */
+  const until = async (what, read, ok, timeout = 60_000) => {
+    const end = Date.now() + timeout;
+    let v;
+    for (;;) {
+      v = await panel.locator('body').evaluate(read);
+      if (ok(v)) return v;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v).slice(0, 600)}`);
+      await page.waitForTimeout(250);
+    }
+  };
+  await page.goto(workbenchUrl(opt.url, folder, { devExt: opt['dev-ext'] }));
+  await page.locator('.monaco-workbench').waitFor();
+  const t0 = Date.now();
+  return {
+    page,
+    panel,
+    check,
+    shot,
+    palette,
+    openFile,
+    apply,
+    setTheme,
+    showPanel,
+    until,
+    async finish(err, label) {
+      if (err) {
+        const [firstLine, ...callLog] = String(err?.message ?? err).split('\n');
+        check('unexpected error', false, firstLine);
+        if (callLog.length > 0) console.log(callLog.slice(0, 30).join('\n'));
+        await shot('99-error').catch(() => undefined);
+      }
+      await close();
+      const ok = results.every((r) => r.ok);
+      console.log(`${label}: ${ok ? 'passed' : 'FAILED'} in ${Date.now() - t0} ms`);
+      return ok;
+    },
+  };
+}

@@ -1,0 +1,547 @@
+/**
+ * The etcd tab, in the manner of RaftScope (raft.github.io): the members of the simulated etcd
+ * cluster on a ring, each with its role, term, commit and applied index and state; the Raft
+ * messages the peer network recorded flying between them (slow motion, see
+ * webview/model/etcd.ts); a log strip per member coloured by term with its commit mark; and
+ * charts over virtual time of the bbolt file's size, revisions/s and commit latency. Everything
+ * is drawn from the host's frames (EtcdCluster.status() and the message stream) at the time the
+ * timeline shows. Arrow keys move between members; the member's facts and its actions (the
+ * sidebar's) sit under the picture.
+ *
+ * `hitTest` is the model layer the UI tests read: which member is drawn where, with which role,
+ * term and log, and which messages are in flight.
+ */
+import { etcdActionsFor, type EtcdAction, type EtcdMemberView } from '../../src/protocol/etcd';
+import { EtcdModel, flightPoint, layoutEtcd, leaderOf, logWindow, memberStateText, roleText, type EtcdLayout, type InFlight } from '../model/etcd';
+import { formatTime } from '../model/format';
+import { button } from './components';
+import { h, replaceChildren } from './dom';
+import { readPalette, type ColorName, type Palette } from './palette';
+
+export interface EtcdViewHost {
+  /** The virtual time the timeline shows (undefined: live). */
+  replayTime(): number | undefined;
+  act(action: EtcdAction, member: string): void;
+}
+
+export interface EtcdHitTest {
+  cluster: boolean;
+  time: number | undefined;
+  replay: boolean;
+  leader: string | undefined;
+  members: {
+    name: string;
+    role: string;
+    state: string;
+    term: number;
+    commitIndex: number;
+    appliedIndex: number;
+    lastIndex: number;
+    logLength: number;
+    partitioned: boolean;
+    slowDisk: boolean;
+    x: number;
+    y: number;
+    r: number;
+  }[];
+  inFlight: (InFlight & { x: number; y: number })[];
+  charts: { field: string; reported: boolean; points: number; last?: number }[];
+  selected: string | undefined;
+  /** The member drawn at a canvas point (CSS px). */
+  at(x: number, y: number): string | undefined;
+  pixel(x: number, y: number): string;
+}
+
+/** Term colours, cycled: term 1 blue, 2 green, 3 purple, ... */
+const TERM_COLORS: readonly ColorName[] = ['blue', 'green', 'purple', 'orange', 'yellow'];
+const ACTION_LABEL: Record<EtcdAction, string> = { stop: 'Stop', start: 'Start', partition: 'Partition', heal: 'Heal', slow: 'Slow disk' };
+const CHART_TITLE = { dbSizeBytes: 'db size (bbolt file)', revisionsPerSecond: 'revisions/s', commitLatencyMs: 'commit latency' } as const;
+
+export function termColor(term: number): ColorName {
+  return TERM_COLORS[(Math.max(1, term) - 1) % TERM_COLORS.length]!;
+}
+
+function bytesText(n: number): string {
+  if (n >= 1024 * 1024 * 1024) return `${(n / 1024 / 1024 / 1024).toFixed(2)} GiB`;
+  if (n >= 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(0)} KiB`;
+  return `${n} B`;
+}
+
+function chartValue(field: keyof typeof CHART_TITLE, v: number): string {
+  if (field === 'dbSizeBytes') return bytesText(v);
+  if (field === 'revisionsPerSecond') return `${v.toFixed(v < 10 ? 1 : 0)}/s`;
+  return `${v.toFixed(v < 10 ? 2 : 0)} ms`;
+}
+
+export class EtcdView {
+  readonly element: HTMLElement;
+  readonly model = new EtcdModel();
+  private readonly canvas: HTMLCanvasElement;
+  private readonly stage: HTMLElement;
+  private readonly banner: HTMLElement;
+  private readonly facts: HTMLElement;
+  private readonly legend: HTMLElement;
+  private readonly live: HTMLElement;
+  private palette: Palette | undefined;
+  private layout: EtcdLayout | undefined;
+  private drawnMembers: EtcdHitTest['members'] = [];
+  private drawnFlight: EtcdHitTest['inFlight'] = [];
+  private active = false;
+  private selected: string | undefined;
+  private factsFor = '';
+  private lastDrawn = '';
+  private size = { w: 0, h: 0, dpr: 1 };
+
+  constructor(private readonly host: EtcdViewHost) {
+    this.canvas = h('canvas', { class: 'etcd-canvas', tabindex: '0', role: 'img', 'aria-label': 'etcd members' });
+    this.stage = h('div', { class: 'etcd-stage' }, this.canvas);
+    this.banner = h('div', { class: 'etcd-banner', role: 'note' });
+    this.facts = h('div', { class: 'etcd-facts', 'aria-label': 'Selected etcd member' });
+    this.legend = h('div', { class: 'etcd-legend' });
+    this.live = h('div', { class: 'sr-only', 'aria-live': 'polite' });
+    this.element = h('div', { class: 'view etcd-view' }, this.legend, this.banner, this.stage, this.facts, this.live);
+    this.canvas.addEventListener('keydown', (e) => this.onKey(e));
+    this.canvas.addEventListener('click', (e) => {
+      const r = this.canvas.getBoundingClientRect();
+      const name = this.memberAt(e.clientX - r.left, e.clientY - r.top);
+      if (name) this.select(name);
+    });
+    new ResizeObserver(() => {
+      this.layout = undefined;
+      this.lastDrawn = '';
+    }).observe(this.stage);
+    new MutationObserver(() => {
+      this.palette = undefined;
+      this.lastDrawn = '';
+    }).observe(document.body, { attributes: true, attributeFilter: ['class', 'style'] });
+  }
+
+  /** Called every frame by the app; returns true while messages are flying (it wants another frame). */
+  update(active: boolean): boolean {
+    this.active = active;
+    if (!active) return false;
+    const now = performance.now();
+    const replay = this.host.replayTime();
+    const flying = replay === undefined && this.model.animating(now);
+    const key = `${this.model.generation}|${replay ?? 'live'}|${this.selected ?? ''}`;
+    if (!flying && key === this.lastDrawn) return false;
+    this.lastDrawn = key;
+    this.draw(now, replay);
+    return flying;
+  }
+
+  private frame(replay: number | undefined) {
+    return this.model.at(replay);
+  }
+
+  private members(replay: number | undefined): readonly EtcdMemberView[] {
+    return this.frame(replay)?.members ?? [];
+  }
+
+  private ensureLayout(members: readonly EtcdMemberView[]): EtcdLayout {
+    const rect = this.stage.getBoundingClientRect();
+    const w = Math.max(300, Math.floor(rect.width));
+    const hh = Math.max(300, Math.floor(rect.height));
+    const dpr = window.devicePixelRatio || 1;
+    const names = members.map((m) => m.name);
+    if (!this.layout || this.size.w !== w || this.size.h !== hh || this.layout.nodes.map((n) => n.name).join() !== names.join()) {
+      this.size = { w, h: hh, dpr };
+      this.canvas.width = Math.round(w * dpr);
+      this.canvas.height = Math.round(hh * dpr);
+      this.canvas.style.width = `${w}px`;
+      this.canvas.style.height = `${hh}px`;
+      this.layout = layoutEtcd(names, w, hh);
+    }
+    return this.layout;
+  }
+
+  private draw(now: number, replay: number | undefined): void {
+    this.palette ??= readPalette();
+    const p = this.palette.css;
+    const font = this.palette.fontFamily;
+    const frame = this.frame(replay);
+    const members = frame?.members ?? [];
+    this.renderBanner(replay, frame?.time);
+    this.renderLegend();
+    const L = this.ensureLayout(members);
+    const ctx = this.canvas.getContext('2d');
+    if (!ctx) return;
+    const { w, h: H, dpr } = this.size;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = p.background;
+    ctx.fillRect(0, 0, w, H);
+    if (!frame) {
+      ctx.fillStyle = p.muted;
+      ctx.font = `13px ${font}`;
+      ctx.fillText(this.model.cluster ? 'Waiting for the etcd members’ status…' : 'No simulated etcd: the cluster is stored in a real etcd.', 16, 28);
+      this.drawnMembers = [];
+      this.drawnFlight = [];
+      this.updateAria(members);
+      return;
+    }
+    const pos = new Map(L.nodes.map((n) => [n.name, n]));
+
+    // Links between members: solid while both ends can talk, dashed where a partition or a stop cuts them.
+    ctx.lineWidth = 1;
+    for (let i = 0; i < members.length; i++) {
+      for (let j = i + 1; j < members.length; j++) {
+        const a = members[i]!;
+        const b = members[j]!;
+        const pa = pos.get(a.name)!;
+        const pb = pos.get(b.name)!;
+        const cut = a.partitioned || b.partitioned || a.state === 'stopped' || b.state === 'stopped';
+        ctx.strokeStyle = p.boxBorder;
+        ctx.setLineDash(cut ? [3, 5] : []);
+        ctx.beginPath();
+        ctx.moveTo(pa.x, pa.y);
+        ctx.lineTo(pb.x, pb.y);
+        ctx.stroke();
+      }
+    }
+    ctx.setLineDash([]);
+
+    // Messages in flight (live only: replay shows states, not old messages).
+    this.drawnFlight = [];
+    if (replay === undefined) {
+      for (const m of this.model.inFlight(now)) {
+        const a = pos.get(m.from);
+        const b = pos.get(m.to);
+        if (!a || !b) continue;
+        const pt = flightPoint(a, b, m.progress, a.r, b.r);
+        this.drawnFlight.push({ ...m, x: pt.x, y: pt.y });
+        const color = m.dropped ? p.red : m.msgType.startsWith('MsgHeartbeat') ? p.muted : m.msgType.includes('Vote') ? p.orange : p[termColor(m.term)];
+        const resp = m.msgType.endsWith('Resp');
+        ctx.fillStyle = color;
+        ctx.strokeStyle = color;
+        ctx.lineWidth = 2;
+        ctx.beginPath();
+        if (m.entries > 0) ctx.rect(pt.x - 6, pt.y - 4, 12, 8);
+        else ctx.arc(pt.x, pt.y, 4, 0, 2 * Math.PI);
+        if (resp) ctx.stroke();
+        else ctx.fill();
+        if (m.dropped) {
+          ctx.beginPath();
+          ctx.moveTo(pt.x - 5, pt.y - 5);
+          ctx.lineTo(pt.x + 5, pt.y + 5);
+          ctx.moveTo(pt.x + 5, pt.y - 5);
+          ctx.lineTo(pt.x - 5, pt.y + 5);
+          ctx.stroke();
+        }
+      }
+    }
+
+    // Members.
+    this.drawnMembers = [];
+    const leader = leaderOf(members);
+    for (const m of members) {
+      const n = pos.get(m.name)!;
+      const stopped = m.state === 'stopped';
+      ctx.fillStyle = stopped ? p.track : p.box;
+      ctx.beginPath();
+      ctx.arc(n.x, n.y, n.r, 0, 2 * Math.PI);
+      ctx.fill();
+      const ring = stopped ? p.muted : m.role === 'leader' ? p.focus : m.role === 'candidate' ? p.orange : m.role === 'pre-candidate' ? p.yellow : p.boxBorder;
+      ctx.strokeStyle = ring;
+      ctx.lineWidth = m.role === 'leader' && !stopped ? 4 : 2;
+      ctx.setLineDash(m.role === 'pre-candidate' && !stopped ? [5, 4] : []);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      if (m.partitioned) {
+        ctx.strokeStyle = p.red;
+        ctx.lineWidth = 2;
+        ctx.setLineDash([2, 4]);
+        ctx.beginPath();
+        ctx.arc(n.x, n.y, n.r + 7, 0, 2 * Math.PI);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      }
+      if (this.selected === m.name) {
+        ctx.strokeStyle = p.focus;
+        ctx.lineWidth = 1;
+        ctx.strokeRect(n.x - n.r - 12, n.y - n.r - 12, 2 * n.r + 24, 2 * n.r + 24);
+      }
+      ctx.textAlign = 'center';
+      ctx.fillStyle = stopped ? p.muted : p.foreground;
+      ctx.font = `bold 13px ${font}`;
+      ctx.fillText(m.name, n.x, n.y - 6);
+      ctx.font = `12px ${font}`;
+      ctx.fillText(`term ${m.term}`, n.x, n.y + 10);
+      // Role, indexes and flags on the side away from the ring's centre (clear of the message lanes).
+      const flags = [m.partitioned ? 'partitioned' : '', m.slowFsyncMs !== undefined ? `slow disk ${m.slowFsyncMs} ms` : ''].filter(Boolean).join(' · ');
+      const lines: { text: string; color: string; bold?: boolean }[] = [
+        { text: roleText(m), color: stopped ? p.muted : p.foreground, bold: m.role === 'leader' && !stopped },
+        { text: `commit ${m.commitIndex} · applied ${m.appliedIndex}`, color: p.muted },
+        ...(flags ? [{ text: flags, color: m.partitioned ? p.red : p.orange }] : []),
+      ];
+      const up = members.length > 1 && n.y < L.ring.cy - 1;
+      lines.forEach((line, i) => {
+        ctx.font = `${line.bold ? 'bold ' : ''}${i === 0 ? 12 : 11}px ${font}`;
+        ctx.fillStyle = line.color;
+        const y = up ? n.y - n.r - 10 - (lines.length - 1 - i) * 15 : n.y + n.r + 16 + i * 15;
+        ctx.fillText(line.text, n.x, y);
+      });
+      ctx.textAlign = 'left';
+      this.drawnMembers.push({
+        name: m.name,
+        role: m.role,
+        state: m.state,
+        term: m.term,
+        commitIndex: m.commitIndex,
+        appliedIndex: m.appliedIndex,
+        lastIndex: m.lastIndex,
+        logLength: m.lastIndex,
+        partitioned: m.partitioned,
+        slowDisk: m.slowFsyncMs !== undefined,
+        x: n.x,
+        y: n.y,
+        r: n.r,
+      });
+    }
+
+    this.drawLogs(ctx, L, members);
+    this.drawCharts(ctx, L, frame.time);
+    this.updateAria(members, leader);
+    this.renderFacts(members);
+  }
+
+  private drawLogs(ctx: CanvasRenderingContext2D, L: EtcdLayout, members: readonly EtcdMemberView[]): void {
+    const p = this.palette!.css;
+    const font = this.palette!.fontFamily;
+    const lg = L.logs;
+    const win = logWindow(members, lg.cols);
+    ctx.font = `12px ${font}`;
+    ctx.fillStyle = p.foreground;
+    ctx.fillText('Raft log (newest entries; colour = term, ▏ = commit index)', lg.x, lg.y - 20);
+    ctx.fillStyle = p.muted;
+    ctx.font = `11px ${font}`;
+    ctx.textAlign = 'right';
+    ctx.fillText(`index ${win.from}`, lg.x + lg.labelW + 24, lg.y - 4);
+    ctx.fillText(`${win.to}`, lg.x + lg.labelW + (win.to - win.from + 1) * lg.cellW, lg.y - 4);
+    ctx.textAlign = 'left';
+    members.forEach((m, row) => {
+      const y = lg.y + row * lg.rowH;
+      ctx.fillStyle = m.state === 'stopped' ? p.muted : p.foreground;
+      ctx.font = `12px ${font}`;
+      ctx.fillText(m.name, lg.x, y + lg.rowH / 2 + 4);
+      const cellH = Math.min(18, lg.rowH - 6);
+      const top = y + (lg.rowH - cellH) / 2;
+      // The track: indexes the window shows that this member does not hold.
+      ctx.fillStyle = p.track;
+      ctx.fillRect(lg.x + lg.labelW, top, (win.to - win.from + 1) * lg.cellW - 2, cellH);
+      for (const e of m.log) {
+        if (e.index < win.from || e.index > win.to) continue;
+        const x = lg.x + lg.labelW + (e.index - win.from) * lg.cellW;
+        const committed = e.index <= m.commitIndex;
+        ctx.fillStyle = this.palette!.css[termColor(e.term)];
+        ctx.globalAlpha = committed || this.palette!.highContrast ? 1 : 0.45;
+        ctx.fillRect(x, top, lg.cellW - 2, cellH);
+        ctx.globalAlpha = 1;
+        if (!committed) {
+          ctx.strokeStyle = this.palette!.css[termColor(e.term)];
+          ctx.lineWidth = 1;
+          ctx.strokeRect(x + 0.5, top + 0.5, lg.cellW - 3, cellH - 1);
+        }
+      }
+      // Entries before the tail the status carries (compacted into a snapshot or not sent).
+      if (m.commitIndex >= win.from && m.commitIndex <= win.to) {
+        const cx = lg.x + lg.labelW + (m.commitIndex - win.from + 1) * lg.cellW - 1;
+        ctx.fillStyle = p.foreground;
+        ctx.fillRect(cx - 1, top - 4, 2, cellH + 8);
+      }
+    });
+    // Term key.
+    const terms = new Set<number>();
+    for (const m of members) for (const e of m.log) if (e.index >= win.from) terms.add(e.term);
+    let x = lg.x;
+    const y = lg.y + members.length * lg.rowH + 14;
+    ctx.font = `11px ${font}`;
+    for (const t of [...terms].sort((a, b) => a - b).slice(-8)) {
+      ctx.fillStyle = this.palette!.css[termColor(t)];
+      ctx.fillRect(x, y - 9, 10, 10);
+      ctx.fillStyle = p.muted;
+      ctx.fillText(`term ${t}`, x + 14, y);
+      x += 70;
+    }
+    ctx.fillStyle = p.muted;
+    ctx.fillText('faded: appended, not yet committed', x + 6, y);
+  }
+
+  private drawCharts(ctx: CanvasRenderingContext2D, L: EtcdLayout, until: number): void {
+    const p = this.palette!.css;
+    const font = this.palette!.fontFamily;
+    for (const c of L.charts) {
+      const s = this.model.series(c.field, until);
+      ctx.strokeStyle = p.boxBorder;
+      ctx.lineWidth = 1;
+      ctx.strokeRect(c.x + 0.5, c.y + 0.5, c.w - 1, c.h - 1);
+      ctx.font = `12px ${font}`;
+      ctx.fillStyle = p.foreground;
+      ctx.fillText(CHART_TITLE[c.field], c.x + 8, c.y + 16);
+      if (!s.reported) {
+        ctx.fillStyle = p.muted;
+        ctx.fillText('not reported by this engine yet', c.x + 8, c.y + 36);
+        continue;
+      }
+      const pts = s.points;
+      const last = pts[pts.length - 1];
+      ctx.textAlign = 'right';
+      ctx.fillText(last ? chartValue(c.field, last.value) : '—', c.x + c.w - 8, c.y + 16);
+      ctx.textAlign = 'left';
+      if (pts.length < 2) continue;
+      const t0 = pts[0]!.time;
+      const t1 = Math.max(t0 + 1, pts[pts.length - 1]!.time);
+      let max = 0;
+      for (const q of pts) max = Math.max(max, q.value);
+      if (max <= 0) max = 1;
+      const gx = c.x + 8;
+      const gy = c.y + 24;
+      const gw = c.w - 16;
+      const gh = c.h - 44;
+      ctx.strokeStyle = p.blue;
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      pts.forEach((q, i) => {
+        const x = gx + ((q.time - t0) / (t1 - t0)) * gw;
+        const y = gy + gh - (q.value / max) * gh;
+        if (i === 0) ctx.moveTo(x, y);
+        else ctx.lineTo(x, y);
+      });
+      ctx.stroke();
+      ctx.fillStyle = p.muted;
+      ctx.font = `10px ${font}`;
+      ctx.fillText(formatTime(t0), gx, c.y + c.h - 6);
+      ctx.textAlign = 'right';
+      ctx.fillText(formatTime(t1), gx + gw, c.y + c.h - 6);
+      ctx.fillText(`max ${chartValue(c.field, max)}`, gx + gw, gy + 10);
+      ctx.textAlign = 'left';
+    }
+  }
+
+  private renderBanner(replay: number | undefined, time: number | undefined): void {
+    let text = '';
+    if (!this.model.cluster) text = '';
+    else if (replay !== undefined && time === undefined) text = 'The etcd view holds no member status this early (it keeps what it saw since the panel opened).';
+    else if (replay !== undefined && time !== undefined) text = `Replay: the members as they were at ${formatTime(time)} (messages are drawn live only).`;
+    else {
+      const s = this.model.settings;
+      const timing = s ? ` Heartbeat every ${s.tickMs} ms, election timeout ${s.tickMs * s.electionTicks} ms.` : '';
+      if (s && s.rttMs === 0) text = `Messages are replayed in slow motion, each over ~1 s: with the instant latency model they take no virtual time.${timing}`;
+      else if (s) text = `Messages are drawn in slow motion: each takes ${s.rttMs / 2} ms of virtual time (half the ${s.rttMs} ms round trip), shown over ~1 s. WAL fsync ${s.walFsyncMs} ms.${timing}`;
+    }
+    if (this.banner.textContent !== text) this.banner.textContent = text;
+  }
+
+  private renderLegend(): void {
+    if (this.legend.childElementCount > 0) return;
+    const item = (cls: string, label: string) => h('span', { class: 'legend-item' }, h('span', { class: `etcd-swatch ${cls}` }), label);
+    replaceChildren(
+      this.legend,
+      item('leader', 'leader'),
+      item('follower', 'follower'),
+      item('candidate', 'candidate'),
+      item('pre-candidate', 'pre-candidate'),
+      item('partitioned', 'partitioned'),
+      item('msg-app', 'MsgApp (entries)'),
+      item('msg-heartbeat', 'heartbeat'),
+      item('msg-vote', 'vote / pre-vote'),
+      item('msg-resp', 'hollow: response'),
+      item('msg-dropped', '✕ dropped'),
+    );
+  }
+
+  private renderFacts(members: readonly EtcdMemberView[]): void {
+    const m = members.find((x) => x.name === this.selected) ?? leaderOf(members) ?? members[0];
+    if (!m) {
+      replaceChildren(this.facts);
+      this.factsFor = '';
+      return;
+    }
+    const replay = this.host.replayTime() !== undefined;
+    const key = JSON.stringify([m, replay]);
+    if (key === this.factsFor) return;
+    this.factsFor = key;
+    const db = `${bytesText(m.dbSizeBytes)}${m.dbSizeInUseBytes !== undefined ? ` (in use ${bytesText(m.dbSizeInUseBytes)})` : ''}`;
+    const rows: [string, string][] = [
+      ['member', `${m.name} (ID ${m.id})`],
+      ['role', `${roleText(m)}${m.lead ? ` · knows ${m.lead} as leader` : ' · knows no leader'}${m.vote ? ` · voted for ${m.vote}` : ''}`],
+      ['state', memberStateText(m)],
+      ['raft', `term ${m.term} · log ${m.firstIndex}–${m.lastIndex} · commit ${m.commitIndex} · applied ${m.appliedIndex}`],
+      ['mvcc', `revision ${m.revision} · compacted at ${m.compactRevision} · db ${db}`],
+    ];
+    if (m.alarms && m.alarms.length > 0) rows.push(['alarms', m.alarms.join(', ')]);
+    const actions = replay
+      ? [h('span', { class: 'muted' }, 'Go live on the timeline to act on members.')]
+      : etcdActionsFor(m).map((a) => button(`etcd-${a}`, `${ACTION_LABEL[a]} ${m.name}`, () => this.host.act(a, m.name)));
+    replaceChildren(
+      this.facts,
+      h('dl', { class: 'etcd-facts-list' }, ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
+      h('div', { class: 'etcd-actions', role: 'group', 'aria-label': `Actions on ${m.name}` }, ...actions),
+    );
+  }
+
+  private updateAria(members: readonly EtcdMemberView[], leader?: EtcdMemberView): void {
+    const label =
+      members.length === 0
+        ? 'etcd: no member status yet'
+        : `etcd cluster of ${members.length}: ${leader ? `${leader.name} leads at term ${leader.term}` : 'no leader'}. ` +
+          members.map((m) => `${m.name} ${roleText(m)}, term ${m.term}, commit ${m.commitIndex}, applied ${m.appliedIndex}, ${memberStateText(m)}`).join('; ');
+    if (this.canvas.getAttribute('aria-label') !== label) this.canvas.setAttribute('aria-label', label);
+    const headline = leader ? `${leader.name} is leader at term ${leader.term}` : members.length ? 'etcd has no leader' : '';
+    if (this.live.textContent !== headline) this.live.textContent = headline;
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const members = this.members(this.host.replayTime());
+    if (members.length === 0) return;
+    const i = Math.max(0, members.findIndex((m) => m.name === this.selected));
+    let next: number | undefined;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') next = (i + 1) % members.length;
+    else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') next = (i - 1 + members.length) % members.length;
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = members.length - 1;
+    if (next === undefined) return;
+    e.preventDefault();
+    this.select(members[next]!.name);
+  }
+
+  select(name: string): void {
+    this.selected = name;
+    this.lastDrawn = '';
+    this.live.textContent = `${name} selected`;
+  }
+
+  private memberAt(x: number, y: number): string | undefined {
+    for (const m of this.drawnMembers) if (Math.hypot(m.x - x, m.y - y) <= m.r + 4) return m.name;
+    return undefined;
+  }
+
+  hitTest(): EtcdHitTest {
+    const replay = this.host.replayTime();
+    const frame = this.frame(replay);
+    const members = frame?.members ?? [];
+    return {
+      cluster: this.model.cluster,
+      time: frame?.time,
+      replay: replay !== undefined,
+      leader: leaderOf(members)?.name,
+      members: this.drawnMembers.map((m) => ({ ...m })),
+      inFlight: this.drawnFlight.map((m) => ({ ...m })),
+      charts: (['dbSizeBytes', 'revisionsPerSecond', 'commitLatencyMs'] as const).map((field) => {
+        const s = this.model.series(field, frame?.time);
+        return s.reported ? { field, reported: true, points: s.points.length, ...(s.points.length ? { last: s.points[s.points.length - 1]!.value } : {}) } : { field, reported: false, points: 0 };
+      }),
+      selected: this.selected,
+      at: (x, y) => this.memberAt(x, y),
+      pixel: (x, y) => {
+        const ctx = this.canvas.getContext('2d');
+        const d = ctx?.getImageData(Math.round(x * this.size.dpr), Math.round(y * this.size.dpr), 1, 1).data;
+        return d ? `rgb(${d[0]}, ${d[1]}, ${d[2]})` : '';
+      },
+    };
+  }
+
+  get isActive(): boolean {
+    return this.active;
+  }
+}
