@@ -2,50 +2,12 @@
  * The apps/v1 Deployment as the deployment controller reads it, and the names upstream gives to
  * its annotations, condition types and reasons (pkg/controller/deployment/util).
  */
-import type { IntOrString } from '../../api/intstr';
-import type { LabelSelector } from '../../api/labels';
-import type { KubeObject } from '../../api/types';
-import type { ConditionStatus, PodTemplateSpec } from '../util/types/workload';
+import type * as apps from '../../api/generated/apps-v1';
 
-export interface DeploymentCondition {
-  type: string;
-  status: ConditionStatus;
-  lastUpdateTime?: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
+export type { DeploymentCondition, DeploymentStatus, DeploymentStrategy } from '../../api/generated/apps-v1';
 
-export interface DeploymentStatus {
-  observedGeneration?: number;
-  replicas?: number;
-  updatedReplicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  unavailableReplicas?: number;
-  terminatingReplicas?: number;
-  conditions?: DeploymentCondition[];
-  collisionCount?: number;
-}
-
-export interface DeploymentStrategy {
-  type?: string;
-  rollingUpdate?: { maxSurge?: IntOrString; maxUnavailable?: IntOrString } | null;
-}
-
-export interface Deployment extends KubeObject {
-  spec: {
-    replicas?: number;
-    selector?: LabelSelector | null;
-    template?: PodTemplateSpec;
-    strategy?: DeploymentStrategy;
-    minReadySeconds?: number;
-    revisionHistoryLimit?: number;
-    paused?: boolean;
-    progressDeadlineSeconds?: number;
-  };
-  status?: DeploymentStatus;
-}
+/** A stored Deployment: validation requires its spec (selector and template). */
+export type Deployment = apps.Deployment & { spec: apps.DeploymentSpec };
 
 export const RECREATE = 'Recreate';
 export const ROLLING_UPDATE = 'RollingUpdate';

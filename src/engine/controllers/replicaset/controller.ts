@@ -25,8 +25,8 @@ import { planReplicas } from './manage';
 import { podFromTemplate } from './pod-template';
 import { isPodActive, isPodReady, isPodTerminating } from '../util/pod-status';
 import { slowStartBatch } from '../util/slow-start';
-import { calculateStatus, statusNeedsUpdate, withObservedGeneration } from './status';
-import { specReplicas, type Pod, type ReplicaSet, type ReplicaSetStatus } from '../util/types/workload';
+import { calculateStatus, statusNeedsUpdate, withObservedGeneration, type ComputedStatus } from './status';
+import { specReplicas, type Pod, type ReplicaSet } from '../util/types/workload';
 
 export const REPLICASET_CONTROLLER_ACCOUNT = 'replicaset-controller';
 
@@ -167,7 +167,7 @@ export class ReplicaSetController {
     // minReadySeconds here; on a virtual clock that lands on the boundary (available means
     // strictly later), so this waits the extra second updatePod waits too.
     const minReadySeconds = updated.spec.minReadySeconds ?? 0;
-    const st = updated.status ?? {};
+    const st: ComputedStatus = updated.status ?? {};
     if (!manageErr && minReadySeconds > 0 && (st.readyReplicas ?? 0) === specReplicas(updated) && (st.availableReplicas ?? 0) !== specReplicas(updated)) {
       this.loop.enqueueAfter(key, minReadySeconds * 1000 + 1000);
     }
@@ -249,7 +249,7 @@ export class ReplicaSetController {
   }
 
   /** updateReplicaSetStatus: written when counts, conditions or the observed generation change; a failed write is retried once on a fresh read. */
-  private async updateStatus(ctx: ReconcileContext, rs: ReplicaSet, status: ReplicaSetStatus): Promise<ReplicaSet> {
+  private async updateStatus(ctx: ReconcileContext, rs: ReplicaSet, status: ComputedStatus): Promise<ReplicaSet> {
     if (!statusNeedsUpdate(rs, status)) return rs;
     const client = ctx.client.resource<ReplicaSet>(REPLICASETS, rs.metadata.namespace ?? '');
     let current: ReplicaSet = rs;

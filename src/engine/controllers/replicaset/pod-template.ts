@@ -21,5 +21,5 @@ export function podFromTemplate(rs: ReplicaSet): Pod {
   if (meta.annotations) metadata.annotations = { ...meta.annotations };
   metadata.ownerReferences = [replicaSetControllerRef(rs)];
   if (meta.finalizers) metadata.finalizers = [...meta.finalizers];
-  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(template.spec ?? {}) };
+  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(template.spec ?? { containers: [] }) };
 }

@@ -10,8 +10,11 @@ import { specReplicas, type Pod, type ReplicaSet, type ReplicaSetCondition, type
 
 export const REPLICA_FAILURE = 'ReplicaFailure';
 
-export function calculateStatus(rs: ReplicaSet, activePods: readonly Pod[], terminatingPods: readonly Pod[], manageReplicasErr: Error | undefined, nowMs: number): ReplicaSetStatus {
-  const status: ReplicaSetStatus = structuredClone(rs.status ?? {});
+/** A status as the controller computes it: a zero count is left out (Go's encoder writes `replicas: 0` on the way to storage). */
+export type ComputedStatus = Partial<ReplicaSetStatus>;
+
+export function calculateStatus(rs: ReplicaSet, activePods: readonly Pod[], terminatingPods: readonly Pod[], manageReplicasErr: Error | undefined, nowMs: number): ComputedStatus {
+  const status: ComputedStatus = structuredClone(rs.status ?? {});
   // Parsed once: an unparsable template selector matches no pod.
   const templateSelector = labelSelectorAsSelector({ matchLabels: rs.spec.template?.metadata?.labels ?? {} });
   const minReadySeconds = rs.spec.minReadySeconds ?? 0;
@@ -48,14 +51,14 @@ export function calculateStatus(rs: ReplicaSet, activePods: readonly Pod[], term
 }
 
 /** Go's omitempty: a zero count is not written. */
-function setCount(status: ReplicaSetStatus, key: 'replicas' | 'fullyLabeledReplicas' | 'readyReplicas' | 'availableReplicas', n: number): void {
+function setCount(status: ComputedStatus, key: 'replicas' | 'fullyLabeledReplicas' | 'readyReplicas' | 'availableReplicas', n: number): void {
   if (n === 0) delete status[key];
   else status[key] = n;
 }
 
 /** Whether the status must be written: counts or conditions changed, or a new generation was not yet observed. */
-export function statusNeedsUpdate(rs: ReplicaSet, next: ReplicaSetStatus): boolean {
-  const cur = rs.status ?? {};
+export function statusNeedsUpdate(rs: ReplicaSet, next: ComputedStatus): boolean {
+  const cur: ComputedStatus = rs.status ?? {};
   return !(
     (cur.replicas ?? 0) === (next.replicas ?? 0) &&
     (cur.fullyLabeledReplicas ?? 0) === (next.fullyLabeledReplicas ?? 0) &&
@@ -68,7 +71,7 @@ export function statusNeedsUpdate(rs: ReplicaSet, next: ReplicaSetStatus): boole
 }
 
 /** The status with the generation it was computed for. */
-export function withObservedGeneration(rs: ReplicaSet, status: ReplicaSetStatus): ReplicaSetStatus {
+export function withObservedGeneration(rs: ReplicaSet, status: ComputedStatus): ComputedStatus {
   const out = { ...status };
   const generation = rs.metadata.generation ?? 0;
   if (generation === 0) delete out.observedGeneration;

@@ -46,7 +46,7 @@ export class StatefulSetController {
     this.loop = controlLoop(deps, {
       name: 'statefulset',
       workers: CONCURRENT_SYNCS.statefulset ?? 5,
-      informers: [this.sets, this.pods, this.claims, this.revisions] as unknown as SharedIndexInformer[],
+      informers: [this.sets, this.pods, this.claims, this.revisions] as SharedIndexInformer[],
       sync: (key, ctx) => this.sync(key, ctx),
     });
     this.sets.addEventHandler(this.loop.handler<StatefulSet>());
@@ -116,8 +116,8 @@ export class StatefulSetController {
     const status = step.status;
     completeRollingUpdate(set, status);
     const next = orderedStatus(status);
-    const before = (set.status ?? {}) as unknown as Record<string, unknown>;
-    const after = next as unknown as Record<string, unknown>;
+    const before: Record<string, unknown> = set.status ?? {};
+    const after: Record<string, unknown> = next;
     if ([...new Set([...Object.keys(before), ...Object.keys(after)])].some((k) => own(before, k) !== own(after, k))) {
       await ctx.client.resource<StatefulSet>(STATEFULSETS, namespace).updateStatus({ ...set, status: next });
     }

@@ -1,35 +1,10 @@
 /** The apps/v1 StatefulSet as the StatefulSet controller reads and writes it. */
-import type { LabelSelector } from '../../api/labels';
-import type { JsonObject, KubeObject } from '../../api/types';
-import type { PodTemplateSpec } from '../util/types/workload';
+import type * as apps from '../../api/generated/apps-v1';
 
-export interface StatefulSetStatus {
-  observedGeneration?: number;
-  replicas: number;
-  readyReplicas?: number;
-  currentReplicas?: number;
-  updatedReplicas?: number;
-  currentRevision?: string;
-  updateRevision?: string;
-  collisionCount?: number;
-  availableReplicas: number;
-}
+export type { StatefulSetStatus } from '../../api/generated/apps-v1';
 
-export interface StatefulSet extends KubeObject {
-  spec: {
-    replicas?: number;
-    selector?: LabelSelector | null;
-    template?: PodTemplateSpec;
-    volumeClaimTemplates?: (KubeObject & { spec?: JsonObject })[];
-    serviceName?: string;
-    podManagementPolicy?: string;
-    updateStrategy?: { type?: string; rollingUpdate?: { partition?: number; maxUnavailable?: number | string } };
-    revisionHistoryLimit?: number;
-    minReadySeconds?: number;
-    ordinals?: { start?: number };
-  };
-  status?: StatefulSetStatus;
-}
+/** A stored StatefulSet: validation requires its spec (selector and template). */
+export type StatefulSet = apps.StatefulSet & { spec: apps.StatefulSetSpec };
 
 /** Pods carry the name of the revision they were made from. */
 export const POD_REVISION_LABEL = 'controller-revision-hash';

@@ -2,12 +2,9 @@
  * ControllerRevisions as the controllers that keep a history (DaemonSet, StatefulSet) share them
  * (upstream's pkg/controller/history): the apps/v1 type and the comparison of stored data.
  */
-import type { JsonObject, KubeObject } from '../../api/types';
+import type { JsonObject } from '../../api/types';
 
-export interface ControllerRevision extends KubeObject {
-  data?: JsonObject;
-  revision: number;
-}
+export type { ControllerRevision } from '../../api/generated/apps-v1';
 
 /** Same template: the stored data equals the workload's (key order aside). */
 export function sameData(a: JsonObject | undefined, b: JsonObject): boolean {

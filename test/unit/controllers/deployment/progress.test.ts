@@ -14,7 +14,7 @@ function currentDeployment(pds: number | undefined, replicas: number, statusRepl
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: 'progress-test' },
-    spec: { replicas, strategy: { type: 'Recreate' } },
+    spec: { replicas, selector: {}, template: {}, strategy: { type: 'Recreate' } },
     status: status(statusReplicas, updated, available),
   };
   if (pds !== undefined) d.spec.progressDeadlineSeconds = pds;

@@ -24,7 +24,7 @@ describe('controllers/deployment: scale (TestScale)', () => {
   };
   const brokenNew = (): ReplicaSet => {
     const r = rs('foo-v2', 2, undefined, T2);
-    r.status = { availableReplicas: 0 };
+    r.status = { replicas: 0, availableReplicas: 0 };
     return r;
   };
   interface Case {

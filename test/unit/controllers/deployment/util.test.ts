@@ -63,7 +63,7 @@ describe('controllers/deployment: util', () => {
   describe('EqualIgnoreHash', () => {
     const tpl = (name: string, node: string, annotations: Record<string, string>, labels: Record<string, string>): PodTemplateSpec => ({
       metadata: { name, annotations, labels },
-      spec: { nodeName: node },
+      spec: { nodeName: node, containers: [] },
     });
     const h = 'pod-template-hash';
     const cases: [string, PodTemplateSpec, PodTemplateSpec, boolean][] = [
@@ -91,7 +91,7 @@ describe('controllers/deployment: util', () => {
       const b: PodTemplateSpec = { metadata: { labels: { a: 'b' }, annotations: {} }, spec: { containers: [{ name: 'c', resources: { limits: { cpu: '1000m', memory: '1024Mi' } } }] } };
       assert.equal(equalIgnoreHash(a, b), true);
       const c = structuredClone(b);
-      (c.spec!.containers as { resources: { limits: { cpu: string } } }[])[0]!.resources.limits.cpu = '2';
+      c.spec!.containers[0]!.resources!.limits!.cpu = '2';
       assert.equal(equalIgnoreHash(a, c), false);
     });
   });
@@ -354,7 +354,7 @@ describe('controllers/deployment: util', () => {
       assert.equal(r.metadata.annotations?.['deployment.kubernetes.io/desired-replicas'], '10');
       assert.equal(r.metadata.annotations?.['deployment.kubernetes.io/max-replicas'], '11');
       r.metadata.annotations!['deployment.kubernetes.io/desired-replicas'] = '1';
-      r.status = { availableReplicas: 1 };
+      r.status = { replicas: 0, availableReplicas: 1 };
       r.spec.replicas = 1;
       assert.equal(isSaturated(d, r), true);
     });

@@ -12,21 +12,24 @@ import { isPodAvailable } from '../../../../src/engine/controllers/util/pod-stat
 import { podFromTemplate } from '../../../../src/engine/controllers/replicaset/pod-template';
 import { slowStartBatch, slowStartBatchSizes } from '../../../../src/engine/controllers/util/slow-start';
 import { calculateStatus, statusNeedsUpdate } from '../../../../src/engine/controllers/replicaset/status';
-import type { Pod, ReplicaSet } from '../../../../src/engine/controllers/util/types/workload';
+import type { ContainerStatus, Pod, ReplicaSet } from '../../../../src/engine/controllers/util/types/workload';
 
 const NOW = Date.UTC(2025, 5, 1, 12);
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 const HOUR = 3600_000;
+
+/** A running container's status with its restart count (the only field the ranking reads). */
+const containerStatus = (restartCount: number): ContainerStatus => ({ name: 'c', image: 'i', imageID: '', ready: true, restartCount });
 
 function pod(name: string, node: string, phase: string, ready: boolean, restarts: number, readySince: number | undefined, created: number | undefined, annotations?: Record<string, string>): Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, ...(created !== undefined ? { creationTimestamp: iso(created) } : {}), ...(annotations ? { annotations } : {}) },
-    spec: { nodeName: node },
+    spec: { nodeName: node, containers: [] },
     status: {
       phase,
-      ...(ready ? { conditions: [{ type: 'Ready', status: 'True' as const, ...(readySince !== undefined ? { lastTransitionTime: iso(readySince) } : {}) }], containerStatuses: [{ restartCount: restarts }] } : {}),
+      ...(ready ? { conditions: [{ type: 'Ready', status: 'True' as const, ...(readySince !== undefined ? { lastTransitionTime: iso(readySince) } : {}) }], containerStatuses: [containerStatus(restarts)] } : {}),
     },
   };
 }
@@ -97,7 +100,7 @@ describe('controllers/replicaset', () => {
 
     it('sorts by active pod (TestSortingActivePods)', () => {
       const then = NOW - 30 * 24 * HOUR;
-      const withRestarts = (p: Pod, restarts: number[]): Pod => ({ ...p, status: { ...p.status, containerStatuses: restarts.map((restartCount) => ({ restartCount })) } });
+      const withRestarts = (p: Pod, restarts: number[]): Pod => ({ ...p, status: { ...p.status, containerStatuses: restarts.map(containerStatus) } });
       const ordered = [
         pod('unscheduled', '', 'Pending', false, 0, undefined, undefined),
         pod('scheduledButPending', 'bar', 'Pending', false, 0, undefined, undefined),
@@ -125,7 +128,7 @@ describe('controllers/replicaset', () => {
   });
 
   describe('manageReplicas decision', () => {
-    const rs = (replicas: number): ReplicaSet => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'r' }, spec: { replicas } });
+    const rs = (replicas: number): ReplicaSet => ({ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'r' }, spec: { replicas, selector: {} } });
     const pods = (n: number) => Array.from({ length: n }, (_, i) => pod(`p${i}`, 'n', 'Running', true, 0, NOW - i * HOUR, NOW - i * HOUR));
     it('creates the missing pods, at most burstReplicas', () => {
       assert.deepEqual(planReplicas(rs(5), pods(2), [], NOW), { kind: 'create', count: 3 });
@@ -228,7 +231,7 @@ describe('controllers/replicaset', () => {
       assert.deepEqual(failed.conditions, [{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: iso(NOW), message: 'pods "rs-" is forbidden: exceeded quota: q', reason: 'FailedCreate' }]);
       const deleting = calculateStatus(rs(0), [p(full, true)], [], new Error('unable to delete pods: boom'), NOW);
       assert.equal(deleting.conditions?.[0]?.reason, 'FailedDelete');
-      const cleared = calculateStatus({ ...r, status: failed }, [p(full, true), p(full, true)], [], undefined, NOW);
+      const cleared = calculateStatus({ ...r, status: { replicas: 1, ...failed } }, [p(full, true), p(full, true)], [], undefined, NOW);
       assert.equal(cleared.conditions, undefined);
     });
 
@@ -256,6 +259,7 @@ describe('controllers/replicaset', () => {
         metadata: { name: 'web-abc', namespace: 'prod', uid: 'u-1' },
         spec: {
           replicas: 1,
+          selector: { matchLabels: { app: 'web' } },
           template: { metadata: { labels: { app: 'web' }, annotations: { a: 'b' }, finalizers: ['f'] }, spec: { containers: [{ name: 'c', image: 'i' }] } },
         },
       };

@@ -9,9 +9,9 @@ const set = (spec: Partial<StatefulSet['spec']>): StatefulSet => ({
   apiVersion: 'apps/v1',
   kind: 'StatefulSet',
   metadata: { name: 'web', namespace: 'default', uid: 'u', generation: 2 },
-  spec: { replicas: 3, serviceName: 'web', selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: {} }, ...spec },
+  spec: { replicas: 3, serviceName: 'web', selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [] } }, ...spec },
 });
-const revs: Revisions = { current: { name: 'web-old', template: { spec: {} } }, update: { name: 'web-new', template: { spec: {} } } };
+const revs: Revisions = { current: { name: 'web-old', template: { spec: { containers: [] } } }, update: { name: 'web-new', template: { spec: { containers: [] } } } };
 const ready = (s: StatefulSet, ordinal: number, revision = 'web-new'): Pod => {
   const p = newStatefulSetPod(s, s.spec.template, revision, ordinal);
   p.status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
