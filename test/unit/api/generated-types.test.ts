@@ -42,8 +42,9 @@ describe('api: generated types', () => {
     assert.match(declaration('meta-v1.ts', 'ObjectMeta'), /deletionTimestamp\?: Time;/);
   });
 
-  it('an optional slice without omitempty is null when nil (EndpointSlice.ports); required fields are never null', () => {
+  it('an optional slice without omitempty is null when nil (EndpointSlice.ports); required fields are not null unless validation lets them be nil (EndpointSlice.endpoints)', () => {
     assert.match(declaration('discovery-v1.ts', 'EndpointSlice'), /ports\?: EndpointPort\[\] \| null;/);
+    assert.match(declaration('discovery-v1.ts', 'EndpointSlice'), /\n {2}endpoints: Endpoint\[\] \| null;/);
     assert.match(declaration('core-v1.ts', 'PodSpec'), /\n {2}containers: Container\[\];/);
   });
 

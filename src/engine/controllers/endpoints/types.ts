@@ -1,30 +1,5 @@
-/** The core/v1 Endpoints object as the legacy Endpoints controller writes it (fields in Go's order). */
-import type { KubeObject } from '../../api/types';
-import type { ObjectReference } from '../util/types/endpoint';
-
-export interface EndpointAddress {
-  ip: string;
-  hostname?: string;
-  nodeName?: string;
-  targetRef?: ObjectReference;
-}
-
-export interface EndpointPort {
-  name?: string;
-  port: number;
-  protocol?: string;
-  appProtocol?: string;
-}
-
-export interface EndpointSubset {
-  addresses?: EndpointAddress[];
-  notReadyAddresses?: EndpointAddress[];
-  ports?: EndpointPort[];
-}
-
-export interface Endpoints extends KubeObject {
-  subsets?: EndpointSubset[];
-}
+/** The core/v1 Endpoints object the legacy Endpoints controller writes (generated from the OpenAPI) and its limits. */
+export type { EndpointAddress, EndpointPort, Endpoints, EndpointSubset } from '../../api/generated/core-v1';
 
 /** Set when the controller had to drop addresses beyond maxCapacity. */
 export const ANNOTATION_OVER_CAPACITY = 'endpoints.kubernetes.io/over-capacity';

@@ -69,9 +69,9 @@ export function endpointsEqualBeyondKey(a: Endpoint, b: Endpoint): boolean {
   return (
     a.nodeName === b.nodeName &&
     a.zone === b.zone &&
-    a.conditions.ready === b.conditions.ready &&
-    a.conditions.serving === b.conditions.serving &&
-    a.conditions.terminating === b.conditions.terminating &&
+    a.conditions?.ready === b.conditions?.ready &&
+    a.conditions?.serving === b.conditions?.serving &&
+    a.conditions?.terminating === b.conditions?.terminating &&
     a.targetRef?.kind === b.targetRef?.kind &&
     a.targetRef?.namespace === b.targetRef?.namespace &&
     a.targetRef?.name === b.targetRef?.name &&

@@ -108,7 +108,7 @@ export class NamespacedResourcesDeleter {
     next.spec = { ...next.spec, finalizers: rest };
     try {
       const body = await client.send({ group: '', version: 'v1', resource: 'namespaces', name: ns.metadata.name, subresource: 'finalize', verb: 'update', body: { object: next } });
-      return body as unknown as Namespace;
+      return body as Namespace;
     } catch (err) {
       if (isNotFound(err)) return ns;
       throw err;

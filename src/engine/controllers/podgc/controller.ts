@@ -28,7 +28,7 @@ import {
   terminatingOnOutOfServiceNodes,
   unscheduledTerminating,
 } from './plan';
-import type { Node, Pod } from './types';
+import type { Node, Pod } from '../../api/generated/core-v1';
 
 export const POD_GC_ACCOUNT = 'pod-garbage-collector';
 

@@ -7,7 +7,7 @@
  */
 import type { JsonObject } from '../../api/types';
 import { timeMs } from '../../api/time';
-import type { Node, Pod, PodCondition } from './types';
+import type { Node, Pod, PodCondition } from '../../api/generated/core-v1';
 
 /** --terminated-pod-gc-threshold's default. */
 export const TERMINATED_POD_GC_THRESHOLD = 12500;

@@ -8,6 +8,7 @@ import { evaluatorFor } from '../../apiserver/admission/resourcequota/evaluators
 import { computeQuotaStatus } from '../../apiserver/admission/resourcequota/plugin';
 import { parseResourceList, type ResourceList } from '../../apiserver/admission/resourcequota/resources';
 import type { KubeObject } from '../../api/types';
+import type { ResourceQuota, ResourceQuotaStatus } from '../../api/generated/core-v1';
 import { own, setOwn } from '../../api/own';
 
 export interface GroupResource {
@@ -15,15 +16,7 @@ export interface GroupResource {
   resource: string;
 }
 
-export interface ResourceQuotaStatus {
-  hard?: Record<string, string>;
-  used?: Record<string, string>;
-}
-
-export interface ResourceQuota extends KubeObject {
-  spec?: { hard?: Record<string, string>; [key: string]: unknown };
-  status?: ResourceQuotaStatus;
-}
+export type { ResourceQuota, ResourceQuotaStatus };
 
 /** Resources whose quota names are not spelled count/<resource>: the legacy object counts and the compute ones. */
 const NAMED: readonly GroupResource[] = ['pods', 'services', 'persistentvolumeclaims', 'configmaps', 'secrets', 'replicationcontrollers', 'resourcequotas'].map((resource) => ({ group: '', resource }));

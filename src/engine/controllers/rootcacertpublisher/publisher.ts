@@ -7,7 +7,7 @@
  * Runs as system:serviceaccount:kube-system:root-ca-cert-publisher.
  */
 import { StatusError } from '../../api/status';
-import type { KubeObject } from '../../api/types';
+import type { ConfigMap } from '../../api/generated/core-v1';
 import { deepCopy } from '../../client/clone';
 import type { Controller, ReconcileContext } from '../../client/controller';
 import { isNotFound } from '../../client/errors';
@@ -23,10 +23,6 @@ export const DESCRIPTION_ANNOTATION = 'kubernetes.io/description';
 export const DESCRIPTION =
   'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. ' +
   'No other usage is guaranteed across distributions of Kubernetes clusters.';
-
-interface ConfigMap extends KubeObject {
-  data?: Record<string, string>;
-}
 
 export class RootCACertPublisher {
   readonly loop: Controller;

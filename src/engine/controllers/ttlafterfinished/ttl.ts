@@ -3,14 +3,10 @@
  * ttlSecondsAfterFinished that has a Complete or Failed condition expires that many seconds after
  * the condition's lastTransitionTime.
  */
-import type { KubeObject } from '../../api/types';
 import { timeMs } from '../../api/time';
-import type { JobCondition } from '../util/types/job';
+import type { Job, JobCondition } from '../../api/generated/batch-v1';
 
-export interface Job extends KubeObject {
-  spec?: { ttlSecondsAfterFinished?: number; [key: string]: unknown };
-  status?: { conditions?: JobCondition[]; [key: string]: unknown };
-}
+export type { Job };
 
 const finishedCondition = (job: Job): JobCondition | undefined =>
   job.status?.conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');

@@ -8,7 +8,7 @@ import {
   terminatingOnOutOfServiceNodes,
   unscheduledTerminating,
 } from '../../../../src/engine/controllers/podgc/plan';
-import type { Node, Pod } from '../../../../src/engine/controllers/podgc/types';
+import type { Node, Pod } from '../../../../src/engine/api/generated/core-v1';
 
 const hour = (h: number): string => new Date(Date.UTC(1970, 0, 1, h)).toISOString().replace('.000Z', 'Z');
 
@@ -18,7 +18,7 @@ function pods(specs: { name: string; phase: string; nodeName?: string; deleting?
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name: s.name, namespace: 'default', uid: `uid-${s.name}`, creationTimestamp: hour(i + 1), ...(s.deleting ? { deletionTimestamp: hour(0) } : {}) },
-    spec: { nodeName: s.nodeName ?? 'node' },
+    spec: { nodeName: s.nodeName ?? 'node', containers: [] },
     status: { phase: s.phase, ...(s.reason ? { reason: s.reason } : {}) },
   }));
 }

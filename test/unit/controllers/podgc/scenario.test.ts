@@ -12,7 +12,7 @@ import { deepCopy } from '../../../../src/engine/client/clone';
 import type { JsonObject } from '../../../../src/engine/api/types';
 import type { ReconcileRecord } from '../../../../src/engine/trace/reconcile';
 import type { Taint } from '../../../../src/engine/scheduler/api';
-import type { Node, Pod } from '../../../../src/engine/controllers/podgc/types';
+import type { Node, Pod } from '../../../../src/engine/api/generated/core-v1';
 
 async function setup(settings: Partial<PodGCSettings> = {}): Promise<ControllerHarness> {
   const h = await controllerHarness();

@@ -6,7 +6,7 @@ const NOW = Date.parse('2025-01-01T00:00:00Z');
 const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 function job(ttl: number | undefined, finished?: { type: 'Complete' | 'Failed'; agoMs: number } | { type: 'Complete'; noTime: true }): Job {
-  const j: Job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'test', namespace: 'default' }, spec: {}, status: {} };
+  const j: Job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'test', namespace: 'default' }, spec: { template: {} }, status: {} };
   if (ttl !== undefined) j.spec!.ttlSecondsAfterFinished = ttl;
   if (finished && 'noTime' in finished) j.status!.conditions = [{ type: finished.type, status: 'True' }];
   else if (finished) j.status!.conditions = [{ type: finished.type, status: 'True', lastTransitionTime: iso(NOW - finished.agoMs) }];

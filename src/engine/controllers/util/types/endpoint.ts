@@ -1,96 +1,10 @@
 /**
- * Typed views of the v1 and discovery.k8s.io/v1 objects the EndpointSlice and Endpoints
- * controllers read and write. Objects are plain JSON; these name only the fields used here, in
- * the order Go serializes them, so what the controllers write reads like kube-controller-manager's.
+ * The v1 and discovery.k8s.io/v1 types the EndpointSlice and Endpoints controllers read and
+ * write, as generated from the OpenAPI (src/engine/api/generated), and the labels and limits
+ * kube-controller-manager gives them.
  */
-import type { KubeObject } from '../../../api/types';
-
-export interface ServicePort {
-  name?: string;
-  protocol?: string;
-  appProtocol?: string;
-  port: number;
-  targetPort?: number | string;
-  nodePort?: number;
-}
-
-export interface Service extends KubeObject {
-  spec?: {
-    ports?: ServicePort[];
-    selector?: Record<string, string> | null;
-    clusterIP?: string;
-    type?: string;
-    publishNotReadyAddresses?: boolean;
-    ipFamilies?: string[];
-  };
-}
-
-export interface ContainerPort {
-  name?: string;
-  containerPort: number;
-  protocol?: string;
-}
-
-export interface PodCondition {
-  type: string;
-  status: string;
-  lastTransitionTime?: string | null;
-}
-
-export interface Pod extends KubeObject {
-  spec?: {
-    nodeName?: string;
-    hostname?: string;
-    subdomain?: string;
-    containers?: { name: string; ports?: ContainerPort[] }[];
-    initContainers?: { name: string; ports?: ContainerPort[]; restartPolicy?: string }[];
-  };
-  status?: {
-    phase?: string;
-    conditions?: PodCondition[];
-    podIP?: string;
-    podIPs?: { ip: string }[];
-  };
-}
-
-export interface Node extends KubeObject {
-  status?: { conditions?: { type: string; status: string }[] };
-}
-
-export interface ObjectReference {
-  kind: string;
-  namespace: string;
-  name: string;
-  uid: string;
-}
-
-export interface EndpointConditions {
-  ready?: boolean;
-  serving?: boolean;
-  terminating?: boolean;
-}
-
-export interface Endpoint {
-  addresses: string[];
-  conditions: EndpointConditions;
-  hostname?: string;
-  targetRef?: ObjectReference;
-  nodeName?: string;
-  zone?: string;
-}
-
-export interface EndpointPort {
-  name?: string;
-  protocol?: string;
-  port?: number;
-  appProtocol?: string;
-}
-
-export interface EndpointSlice extends KubeObject {
-  addressType: string;
-  endpoints: Endpoint[] | null;
-  ports?: EndpointPort[];
-}
+export type { ContainerPort, Node, ObjectReference, Pod, PodCondition, Service, ServicePort } from '../../../api/generated/core-v1';
+export type { Endpoint, EndpointConditions, EndpointPort, EndpointSlice } from '../../../api/generated/discovery-v1';
 
 export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';
 export const LABEL_MANAGED_BY = 'endpointslice.kubernetes.io/managed-by';

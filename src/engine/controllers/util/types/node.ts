@@ -1,39 +1,5 @@
-/** The Node, Lease and Pod fields the node lifecycle and taint eviction controllers use. */
-import type { KubeObject } from '../../../api/types';
-import type { Taint, Toleration } from '../../../component-helpers/scheduling/types';
-
-export type { Taint, Toleration };
-
-export interface NodeCondition {
-  type: string;
-  status: string;
-  lastHeartbeatTime?: string | null;
-  lastTransitionTime?: string | null;
-  reason?: string;
-  message?: string;
-}
-
-export interface Node extends KubeObject {
-  spec?: { unschedulable?: boolean; taints?: Taint[] | null; [key: string]: unknown };
-  status?: { conditions?: NodeCondition[]; [key: string]: unknown };
-}
-
-export interface Lease extends KubeObject {
-  spec?: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string | null };
-}
-
-export interface PodCondition {
-  type: string;
-  status: string;
-  lastProbeTime?: string | null;
-  lastTransitionTime?: string | null;
-  reason?: string;
-  message?: string;
-}
-
-export interface Pod extends KubeObject {
-  spec?: { nodeName?: string; tolerations?: Toleration[] | null; [key: string]: unknown };
-  status?: { conditions?: PodCondition[]; [key: string]: unknown };
-}
+/** The core/v1 and coordination.k8s.io/v1 types the node lifecycle and taint eviction controllers use (generated from the OpenAPI). */
+export type { Node, NodeCondition, Pod, PodCondition, Taint, Toleration } from '../../../api/generated/core-v1';
+export type { Lease } from '../../../api/generated/coordination-v1';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
