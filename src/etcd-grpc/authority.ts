@@ -2,14 +2,14 @@
  * etcdctl (clientv3 3.4) dials an endpoint it is given for a maintenance call (endpoint status,
  * defrag) as `passthrough:///http://127.0.0.1:2379`, and grpc-go then sends the whole URL as the
  * HTTP/2 `:authority`. Go's HTTP/2 server takes it; Node's (nghttp2) resets the stream with
- * PROTOCOL_ERROR, as a URL is not a valid authority. So every connection a member's listener
- * accepts passes through this wrapper before grpc-js sees it: the client's header blocks are
+ * PROTOCOL_ERROR, as a URL is not a valid authority. So what a client sends passes through this
+ * fix before grpc-js sees it: the client's header blocks are
  * decoded (HPACK, with the client's dynamic table: hpack.js), the authority's `scheme://` is
  * dropped, and each block is encoded again as literals that never enter the server's table.
- * Every other frame, and everything the server sends, passes unchanged.
+ * Every other frame, and everything the server sends, passes unchanged: each member's listener
+ * relays its connections to grpc-js's own loopback listener through this fix (server.ts).
  */
-import { Duplex } from 'node:stream';
-import type { Socket } from 'node:net';
+import { Transform } from 'node:stream';
 
 interface HpackHeader {
   name: string;
@@ -91,87 +91,34 @@ function frame(type: number, flags: number, stream: number, payload: Buffer): Bu
   return Buffer.concat([head, payload]);
 }
 
-/** The connection grpc-js reads from and writes to, around the accepted socket. */
-export class AuthorityFixingConnection extends Duplex {
+/**
+ * The client's half of a connection, on its way to grpc-js's own listener: every HEADERS and
+ * CONTINUATION block with its `:authority` fixed, every other byte as it came. The server's half
+ * needs nothing and is piped back unchanged. (Handing grpc-js a JS stream as its connection
+ * instead makes Node's http2 run over a JSStreamSocket, which asserts and kills the process when
+ * a client resets a connection with a write on its way; over two plain TCP sockets it does not.)
+ */
+export class AuthorityFixingStream extends Transform {
   private buffered: Buffer = Buffer.alloc(0);
   private prefaceSeen = false;
   private readonly decoder: HpackDecompressor;
   /** A header block in progress (HEADERS without END_HEADERS, then CONTINUATIONs). */
   private pending: { stream: number; flags: number; priority: Buffer | undefined; fragments: Buffer[]; size: number } | undefined;
+  private failure: Error | undefined;
 
-  constructor(private readonly socket: Socket) {
-    super({ allowHalfOpen: false });
+  constructor() {
+    super();
     this.decoder = hpack().decompressor.create({ table: { size: TABLE_SIZE } });
-    // The connection is closed, never failed with an error: http2 over a JS stream handles an
-    // 'error' by closing its session at once, which asserts inside Node (ERR_INTERNAL_ASSERTION
-    // in JSStreamSocket.doWrite, and the process dies) when a write is still on its way, as it
-    // is when a client resets a connection whose response is being written.
-    this.decoder.on('error', () => this.destroy());
-    socket.on('data', (chunk: Buffer) => this.fromClient(chunk));
-    socket.on('end', () => this.push(null));
-    socket.on('error', () => this.destroy());
-    socket.on('close', () => this.destroy());
+    this.decoder.on('error', (err) => (this.failure = err));
   }
 
-  // grpc-js treats the connection as a socket for these.
-  get remoteAddress(): string | undefined {
-    return this.socket.remoteAddress;
-  }
-  get remotePort(): number | undefined {
-    return this.socket.remotePort;
-  }
-  get localAddress(): string | undefined {
-    return this.socket.localAddress;
-  }
-  get localPort(): number | undefined {
-    return this.socket.localPort;
-  }
-  setNoDelay(noDelay?: boolean): this {
-    this.socket.setNoDelay(noDelay);
-    return this;
-  }
-  setKeepAlive(enable?: boolean, delay?: number): this {
-    this.socket.setKeepAlive(enable, delay);
-    return this;
-  }
-  setTimeout(ms: number, cb?: () => void): this {
-    this.socket.setTimeout(ms, cb);
-    return this;
-  }
-
-  override _read(): void {
-    this.socket.resume();
-  }
-
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
-    // A write is done once the socket took it (or is gone), not once it was flushed: http2 over
-    // a JS stream must never have a write pending when its session closes on a socket error
-    // (Node's JSStreamSocket asserts, and the whole process dies: a client that reset its
-    // connection while a response was on its way did that once requests took virtual time).
-    if (this.socket.destroyed || this.socket.write(chunk)) {
-      done();
-      return;
-    }
-    const finish = (): void => {
-      this.socket.off('drain', finish);
-      this.socket.off('close', finish);
-      done();
-    };
-    this.socket.once('drain', finish);
-    this.socket.once('close', finish);
-  }
-
-  override _final(done: (err?: Error | null) => void): void {
-    this.socket.end(done);
-  }
-
-  override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
-    this.socket.destroy();
-    done(err);
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null) => void): void {
+    this.fromClient(chunk);
+    done(this.failure);
   }
 
   private emitToServer(b: Buffer): void {
-    if (!this.push(b)) this.socket.pause();
+    this.push(b);
   }
 
   private fromClient(chunk: Buffer): void {
@@ -197,8 +144,8 @@ export class AuthorityFixingConnection extends Duplex {
         else if (type === CONTINUATION && this.pending) this.continuation(flags, stream, payload);
         else this.emitToServer(whole);
       }
-    } catch {
-      this.destroy();
+    } catch (err) {
+      this.failure = err instanceof Error ? err : new Error(String(err));
     }
   }
 

@@ -18,7 +18,7 @@
  */
 import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { connect, createServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import type * as GrpcJs from '@grpc/grpc-js';
 import type * as ProtoLoader from '@grpc/proto-loader';
@@ -43,7 +43,7 @@ import {
   type Msg,
 } from './codec';
 import { own } from '../engine/api/own';
-import { AuthorityFixingConnection } from './authority';
+import { AuthorityFixingStream } from './authority';
 import { AUTH, AuthError, Code, Unsupported, toStatus } from './errors';
 
 export const ROOT_USER = 'root';
@@ -192,7 +192,6 @@ const ALARM_NUMBER: Record<EtcdAlarmType, number> = { NOSPACE: 1, CORRUPT: 2 };
 class MemberListener {
   private server: GrpcJs.Server | undefined;
   private tcp: NetServer | undefined;
-  private injector: GrpcJs.ConnectionInjector | undefined;
   private readonly sockets = new Set<Socket>();
   private starting: Promise<void> | undefined;
   port = 0;
@@ -209,8 +208,9 @@ class MemberListener {
   }
 
   /**
-   * Listens (again) on its port; the first time, on `port` (0: a free one). Connections are
-   * accepted here and handed to grpc-js through AuthorityFixingConnection (see authority.ts).
+   * Listens (again) on its port; the first time, on `port` (0: a free one). grpc-js serves the
+   * member on a loopback port of its own; each connection accepted here is relayed to it, the
+   * client's bytes through AuthorityFixingStream (see authority.ts), the server's unchanged.
    */
   listen(port = this.port): Promise<void> {
     if (this.server) return Promise.resolve();
@@ -221,28 +221,48 @@ class MemberListener {
         'grpc.max_concurrent_streams': 1000,
       });
       this.facade.register(server, this.api);
-      const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-      const tcp = createServer((socket) => {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        injector.injectConnection(new AuthorityFixingConnection(socket));
-      });
-      tcp.once('error', (err) => {
+      const fail = (err: Error): void => {
         this.starting = undefined;
-        injector.destroy();
         server.forceShutdown();
         reject(err);
-      });
-      tcp.listen(port, this.facade.host, () => {
-        this.starting = undefined;
-        this.port = (tcp.address() as AddressInfo).port;
-        this.server = server;
-        this.tcp = tcp;
-        this.injector = injector;
-        resolve();
+      };
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (bindErr, grpcPort) => {
+        if (bindErr) return fail(bindErr);
+        const tcp = createServer((socket) => this.relay(socket, grpcPort));
+        tcp.once('error', fail);
+        tcp.listen(port, this.facade.host, () => {
+          this.starting = undefined;
+          this.port = (tcp.address() as AddressInfo).port;
+          this.server = server;
+          this.tcp = tcp;
+          resolve();
+        });
       });
     });
     return this.starting;
+  }
+
+  /** One client connection, relayed to grpc-js's loopback port; either side closing closes both. */
+  private relay(socket: Socket, grpcPort: number): void {
+    const upstream = connect(grpcPort, '127.0.0.1');
+    const fix = new AuthorityFixingStream();
+    this.sockets.add(socket);
+    this.sockets.add(upstream);
+    const close = (): void => {
+      socket.destroy();
+      upstream.destroy();
+      fix.destroy();
+      this.sockets.delete(socket);
+      this.sockets.delete(upstream);
+    };
+    for (const s of [socket, upstream, fix]) {
+      s.on('error', close);
+      s.on('close', close);
+    }
+    socket.setNoDelay(true);
+    upstream.setNoDelay(true);
+    socket.pipe(fix).pipe(upstream);
+    upstream.pipe(socket);
   }
 
   /** The member's process is gone: its connections drop and its port refuses new ones. */
@@ -250,11 +270,9 @@ class MemberListener {
     this.tcp?.close();
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
-    this.injector?.destroy();
     this.server?.forceShutdown();
     this.server = undefined;
     this.tcp = undefined;
-    this.injector = undefined;
   }
 
   /** Follows the member: closed while it is stopped, listening while it runs. */

@@ -102,6 +102,7 @@ describe('real etcdctl against kubesim serve --etcd-listen, beside a real etcd 3
   let etcd: EtcdCluster;
   let dir: string;
   let serve: ChildProcess | undefined;
+  let serveOut: () => string = () => '';
   let sim: Target;
   let real: Target;
   let members: number;
@@ -124,6 +125,7 @@ describe('real etcdctl against kubesim serve --etcd-listen, beside a real etcd 3
     }
     const started = await startServe(dir);
     serve = started.child;
+    serveOut = started.out;
     const env = readFileSync(join(dir, 'etcdctl.env'), 'utf8');
     const endpoints = /^export ETCDCTL_ENDPOINTS=(\S+)$/m.exec(env)![1]!;
     const user = /^export ETCDCTL_USER=(\S+)$/m.exec(env)![1]!;
@@ -134,10 +136,24 @@ describe('real etcdctl against kubesim serve --etcd-listen, beside a real etcd 3
     assert.match(started.out(), new RegExp(`serving etcd's v3 API: etcd-0 at http:\/\/127\\.0\\.0\\.1:\\d+`));
   });
 
+  // A serve that died mid-suite fails the test it died in with what it printed, not the
+  // tests after it with etcdctl's `context deadline exceeded`.
+  afterEach(() => {
+    if (serve && (serve.exitCode !== null || serve.signalCode !== null)) {
+      const how = serve.signalCode ?? String(serve.exitCode);
+      serve = undefined;
+      throw new Error(`kubesim serve exited (${how}):\n${serveOut().slice(-4000)}`);
+    }
+  });
+
   after(async () => {
-    if (serve) {
-      serve.kill('SIGINT');
-      await new Promise((resolve) => serve!.once('close', resolve));
+    const child = serve;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const closed = new Promise((resolve) => child.once('close', resolve));
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await closed;
+      clearTimeout(timer);
     }
     await etcd?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
