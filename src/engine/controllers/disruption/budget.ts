@@ -140,7 +140,7 @@ export function nextStatus(pdb: PodDisruptionBudget, counts: Counts, disruptedPo
   const { currentHealthy, desiredHealthy, expectedCount } = counts;
   let disruptionsAllowed = currentHealthy - desiredHealthy;
   if (expectedCount <= 0 || disruptionsAllowed <= 0) disruptionsAllowed = 0;
-  const old = pdb.status ?? {};
+  const old: Partial<PodDisruptionBudgetStatus> = pdb.status ?? {};
   const generation = pdb.metadata.generation ?? 0;
   if (
     (old.currentHealthy ?? 0) === currentHealthy &&
@@ -153,29 +153,31 @@ export function nextStatus(pdb: PodDisruptionBudget, counts: Counts, disruptedPo
   ) {
     return undefined;
   }
-  const status: PodDisruptionBudgetStatus = {};
-  if (generation) status.observedGeneration = generation;
   const names = Object.keys(disruptedPods).sort();
-  if (names.length > 0) status.disruptedPods = Object.fromEntries(names.map((n) => [n, disruptedPods[n]!]));
-  status.disruptionsAllowed = disruptionsAllowed;
-  status.currentHealthy = currentHealthy;
-  status.desiredHealthy = desiredHealthy;
-  status.expectedPods = expectedCount;
-  status.conditions = old.conditions;
+  const status: PodDisruptionBudgetStatus = {
+    ...(generation ? { observedGeneration: generation } : {}),
+    ...(names.length > 0 ? { disruptedPods: Object.fromEntries(names.map((n) => [n, disruptedPods[n]!])) } : {}),
+    disruptionsAllowed,
+    currentHealthy,
+    desiredHealthy,
+    expectedPods: expectedCount,
+    conditions: old.conditions,
+  };
   status.conditions = disruptionAllowedCondition(status, now);
   return status;
 }
 
 /** failSafe: a status that could not be computed allows no disruptions and says why. */
 export function failSafeStatus(pdb: PodDisruptionBudget, message: string, now: string): PodDisruptionBudgetStatus {
-  const old = pdb.status ?? {};
-  const status: PodDisruptionBudgetStatus = {};
-  if (old.observedGeneration) status.observedGeneration = old.observedGeneration;
-  if (old.disruptedPods && Object.keys(old.disruptedPods).length > 0) status.disruptedPods = old.disruptedPods;
-  status.disruptionsAllowed = 0;
-  status.currentHealthy = old.currentHealthy ?? 0;
-  status.desiredHealthy = old.desiredHealthy ?? 0;
-  status.expectedPods = old.expectedPods ?? 0;
+  const old: Partial<PodDisruptionBudgetStatus> = pdb.status ?? {};
+  const status: PodDisruptionBudgetStatus = {
+    ...(old.observedGeneration ? { observedGeneration: old.observedGeneration } : {}),
+    ...(old.disruptedPods && Object.keys(old.disruptedPods).length > 0 ? { disruptedPods: old.disruptedPods } : {}),
+    disruptionsAllowed: 0,
+    currentHealthy: old.currentHealthy ?? 0,
+    desiredHealthy: old.desiredHealthy ?? 0,
+    expectedPods: old.expectedPods ?? 0,
+  };
   status.conditions = setStatusCondition(old.conditions, { type: DISRUPTION_ALLOWED, status: 'False', reason: SYNC_FAILED, message, observedGeneration: old.observedGeneration }, now);
   return status;
 }

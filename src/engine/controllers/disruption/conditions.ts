@@ -51,7 +51,7 @@ export function disruptionAllowedCondition(status: PodDisruptionBudgetStatus, no
 
 /** ConditionsAreUpToDate. */
 export function conditionsAreUpToDate(pdb: PodDisruptionBudget): boolean {
-  const status = pdb.status ?? {};
+  const status: Partial<PodDisruptionBudgetStatus> = pdb.status ?? {};
   const cond = status.conditions?.find((c) => c.type === DISRUPTION_ALLOWED);
   if (!cond) return false;
   if ((status.observedGeneration ?? 0) !== (pdb.metadata.generation ?? 0)) return false;

@@ -450,7 +450,7 @@ const reference = (hpa: HorizontalPodAutoscaler): string => `${hpa.spec.scaleTar
 /** setStatus: a new status keeping lastScaleTime unless given; fields in Go's order. */
 function withStatus(
   original: HorizontalPodAutoscalerStatus | undefined,
-  s: { currentReplicas: number; desiredReplicas: number; currentMetrics: MetricStatus[] | undefined; conditions: HorizontalPodAutoscalerCondition[]; lastScaleTime?: string },
+  s: { currentReplicas: number; desiredReplicas: number; currentMetrics: MetricStatus[] | null | undefined; conditions: HorizontalPodAutoscalerCondition[]; lastScaleTime?: string },
 ): HorizontalPodAutoscalerStatus {
   const out: HorizontalPodAutoscalerStatus = { desiredReplicas: s.desiredReplicas };
   const lastScaleTime = s.lastScaleTime ?? original?.lastScaleTime;

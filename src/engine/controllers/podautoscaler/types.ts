@@ -1,95 +1,27 @@
 /**
- * The autoscaling/v2 HorizontalPodAutoscaler fields the controller reads and writes (fields in
- * Go's order, so status writes serialize as upstream's), and the core/v1 pod fields its replica
- * calculation looks at.
+ * The autoscaling/v2 HorizontalPodAutoscaler the controller reads and writes, the autoscaling/v1
+ * Scale and the core/v1 pods its replica calculation looks at (all generated from the OpenAPI),
+ * and the metrics samples it works from.
  */
-import type { KubeObject } from '../../api/types';
+import type * as autoscaling from '../../api/generated/autoscaling-v2';
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
-export interface CrossVersionObjectReference {
-  kind: string;
-  name: string;
-  apiVersion?: string;
-}
+export type {
+  CrossVersionObjectReference,
+  HorizontalPodAutoscalerCondition,
+  HorizontalPodAutoscalerStatus,
+  HPAScalingPolicy,
+  HPAScalingRules,
+  MetricIdentifier,
+  MetricSpec,
+  MetricStatus,
+  MetricTarget,
+  MetricValueStatus,
+} from '../../api/generated/autoscaling-v2';
 
-export interface MetricTarget {
-  type: string;
-  value?: string;
-  averageValue?: string;
-  averageUtilization?: number;
-}
-
-export interface MetricIdentifier {
-  name: string;
-  selector?: unknown;
-}
-
-export interface MetricSpec {
-  type: string;
-  object?: { describedObject: CrossVersionObjectReference; target: MetricTarget; metric: MetricIdentifier };
-  pods?: { metric: MetricIdentifier; target: MetricTarget };
-  resource?: { name: string; target: MetricTarget };
-  containerResource?: { name: string; target: MetricTarget; container: string };
-  external?: { metric: MetricIdentifier; target: MetricTarget };
-}
-
-export interface MetricValueStatus {
-  value?: string;
-  averageValue?: string;
-  averageUtilization?: number;
-}
-
-/** MetricStatus: a metric that could not be computed stays `{type: ""}`, as upstream leaves it. */
-export interface MetricStatus {
-  type: string;
-  object?: { metric: MetricIdentifier; current: MetricValueStatus; describedObject: CrossVersionObjectReference };
-  pods?: { metric: MetricIdentifier; current: MetricValueStatus };
-  resource?: { name: string; current: MetricValueStatus };
-  containerResource?: { name: string; current: MetricValueStatus; container: string };
-  external?: { metric: MetricIdentifier; current: MetricValueStatus };
-}
-
-export interface HPAScalingPolicy {
-  type: 'Pods' | 'Percent' | string;
-  value: number;
-  periodSeconds: number;
-}
-
-export interface HPAScalingRules {
-  stabilizationWindowSeconds?: number;
-  selectPolicy?: 'Max' | 'Min' | 'Disabled' | string;
-  policies?: HPAScalingPolicy[];
-  tolerance?: string;
-}
-
-export interface HorizontalPodAutoscalerCondition {
-  type: string;
-  status: ConditionStatus;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
-
-export interface HorizontalPodAutoscalerStatus {
-  observedGeneration?: number;
-  lastScaleTime?: string;
-  currentReplicas?: number;
-  desiredReplicas: number;
-  currentMetrics?: MetricStatus[];
-  conditions?: HorizontalPodAutoscalerCondition[];
-}
-
-export interface HorizontalPodAutoscaler extends KubeObject {
-  spec: {
-    scaleTargetRef: CrossVersionObjectReference;
-    minReplicas?: number;
-    maxReplicas: number;
-    metrics?: MetricSpec[];
-    behavior?: { scaleUp?: HPAScalingRules; scaleDown?: HPAScalingRules };
-  };
-  status?: HorizontalPodAutoscalerStatus;
-}
+/** A stored HorizontalPodAutoscaler: validation requires its spec (scaleTargetRef, maxReplicas). */
+export type HorizontalPodAutoscaler = autoscaling.HorizontalPodAutoscaler & { spec: autoscaling.HorizontalPodAutoscalerSpec };
 
 export type { Container, Pod, PodCondition } from '../../api/generated/core-v1';
 
@@ -105,10 +37,7 @@ export interface PodMetric {
 export type PodMetricsInfo = Map<string, PodMetric>;
 
 /** The autoscaling/v1 Scale the scale subresource returns. */
-export interface Scale extends KubeObject {
-  spec?: { replicas?: number };
-  status?: { replicas?: number; selector?: string };
-}
+export type { Scale } from '../../api/generated/autoscaling-v1';
 
 export const ABLE_TO_SCALE = 'AbleToScale';
 export const SCALING_ACTIVE = 'ScalingActive';

@@ -19,7 +19,7 @@ import {
 } from '../../../../src/engine/controllers/disruption/budget';
 import { scaleFinders, type WorkloadCaches } from '../../../../src/engine/controllers/disruption/finders';
 import { labelSelectorString } from '../../../../src/engine/controllers/disruption/selector-string';
-import type { Pod, PodDisruptionBudget, Workload } from '../../../../src/engine/controllers/disruption/types';
+import type { Pod, PodDisruptionBudget, PodDisruptionBudgetStatus, Workload } from '../../../../src/engine/controllers/disruption/types';
 
 const NOW = Date.parse('2025-01-01T00:10:00Z');
 const at = (offsetMs: number): string => new Date(NOW + offsetMs).toISOString().replace('.000Z', 'Z');
@@ -72,9 +72,12 @@ async function sync(f: Fixture, now = NOW): Promise<void> {
   }
 }
 
+/** A status before the first sync: Go writes the zero counts. */
+const noCounts = { currentHealthy: 0, desiredHealthy: 0, disruptionsAllowed: 0, expectedPods: 0 };
+
 /** VerifyPdbStatus: the counts, the map, observedGeneration and the condition's status. */
 function verify(f: Fixture, disruptionsAllowed: number, currentHealthy: number, desiredHealthy: number, expectedPods: number, disruptedPods: Record<string, string> = {}): void {
-  const s = f.pdb.status ?? {};
+  const s: Partial<PodDisruptionBudgetStatus> = f.pdb.status ?? {};
   assert.deepEqual(
     { disruptionsAllowed: s.disruptionsAllowed, currentHealthy: s.currentHealthy, desiredHealthy: s.desiredHealthy, expectedPods: s.expectedPods, disruptedPods: s.disruptedPods ?? {}, observedGeneration: s.observedGeneration },
     { disruptionsAllowed, currentHealthy, desiredHealthy, expectedPods, disruptedPods, observedGeneration: 1 },
@@ -251,13 +254,13 @@ describe('controllers/disruption budget', () => {
 
   it('TestUpdateDisruptedPods: entries of deleting, deleted and expired pods go; a recent one stays', async () => {
     const f = fixture({ minAvailable: 1 });
-    f.pdb.status = { disruptedPods: { p1: at(0), p2: at(-3 * 60_000), p3: at(-60_000), notthere: at(0) } };
+    f.pdb.status = { ...noCounts, disruptedPods: { p1: at(0), p2: at(-3 * 60_000), p3: at(-60_000), notthere: at(0) } };
     const p1 = newPod('p1');
     p1.metadata.deletionTimestamp = at(0);
     f.pods.push(p1, newPod('p2'), newPod('p3'));
     await sync(f);
     verify(f, 0, 1, 1, 3, { p3: at(-60_000) });
-    const disrupted = buildDisruptedPodMap(f.pods, { ...f.pdb, status: { disruptedPods: { p2: at(-3 * 60_000), p3: at(-60_000) } } }, NOW);
+    const disrupted = buildDisruptedPodMap(f.pods, { ...f.pdb, status: { ...noCounts, disruptedPods: { p2: at(-3 * 60_000), p3: at(-60_000) } } }, NOW);
     assert.deepEqual(disrupted.notDeleted.map((p) => p.metadata.name), ['p2'], 'p2 gets the NotDeleted event');
     assert.equal(disrupted.recheckAtMs, NOW + 60_000, 'synced again when p3 expires');
   });

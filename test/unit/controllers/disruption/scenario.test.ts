@@ -10,7 +10,7 @@ import { EVENTS, PODDISRUPTIONBUDGETS, PODS, REPLICASETS, SERVICEACCOUNTS } from
 import { deepCopy } from '../../../../src/engine/client/clone';
 import { isConflict } from '../../../../src/engine/client/errors';
 import type { KubeObject } from '../../../../src/engine/api/types';
-import type { Pod, PodDisruptionBudget } from '../../../../src/engine/controllers/disruption/types';
+import type { Pod, PodDisruptionBudget, PodDisruptionBudgetStatus } from '../../../../src/engine/controllers/disruption/types';
 
 async function setup(): Promise<ControllerHarness> {
   const h = await controllerHarness();
@@ -39,7 +39,7 @@ async function budget(h: ControllerHarness): Promise<PodDisruptionBudget> {
 }
 
 function counts(pdb: PodDisruptionBudget): unknown {
-  const s = pdb.status ?? {};
+  const s: Partial<PodDisruptionBudgetStatus> = pdb.status ?? {};
   const c = s.conditions?.find((x) => x.type === 'DisruptionAllowed');
   return { allowed: s.disruptionsAllowed, healthy: s.currentHealthy, desired: s.desiredHealthy, expected: s.expectedPods, condition: `${c?.status} ${c?.reason}` };
 }
