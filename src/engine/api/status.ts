@@ -5,6 +5,8 @@
  */
 import { aggregateMessage, type ErrorList } from './field';
 import { goQuote } from './gofmt';
+import type * as meta from './generated/meta-v1';
+import type { StatusCause, StatusDetails } from './generated/meta-v1';
 
 export type StatusReason =
   | 'Unauthorized'
@@ -27,31 +29,17 @@ export type StatusReason =
   | 'ServiceUnavailable'
   | '';
 
-export interface StatusCause {
-  reason?: string;
-  message?: string;
-  field?: string;
-}
+export type { StatusCause, StatusDetails };
 
-export interface StatusDetails {
-  name?: string;
-  group?: string;
-  kind?: string;
-  uid?: string;
-  causes?: StatusCause[];
-  retryAfterSeconds?: number;
-}
-
-export interface Status {
+/** A metav1.Status as the engine makes it: always a v1 Status with a code, its reason one of StatusReason. */
+export type Status = meta.Status & {
   kind: 'Status';
   apiVersion: 'v1';
   metadata: Record<string, never>;
   status: 'Success' | 'Failure';
-  message?: string;
   reason?: StatusReason;
-  details?: StatusDetails;
   code: number;
-}
+};
 
 /** A GroupResource or GroupKind: `deployments.apps`, `pods` (core group prints bare). */
 export interface GroupThing {

@@ -6,6 +6,7 @@
 import type { FieldError } from '../api/field';
 import type { JsonObject, JsonValue, KubeObject } from '../api/types';
 import type { UserInfo } from './authn/user';
+import type * as meta from '../api/generated/meta-v1';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -121,11 +122,8 @@ export interface ApiResponse {
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
-export interface WatchEvent {
-  type: WatchEventType;
-  /** The object (shared and frozen: copy before changing it), a bookmark, or a Status for ERROR. */
-  object: JsonObject;
-}
+/** A metav1.WatchEvent; its object (shared and frozen: copy before changing it) is the object, a bookmark, or a Status for ERROR. */
+export type WatchEvent = meta.WatchEvent & { type: WatchEventType };
 
 export type WatchListener = (event: WatchEvent) => void;
 

@@ -21,6 +21,7 @@ import type {
 } from '../apiserver/request';
 import type { ApiServer } from '../apiserver/server';
 import { responseError } from './errors';
+import type * as meta from '../api/generated/meta-v1';
 
 /** A request as a component writes it: the client adds identity, User-Agent and cause. */
 export type ClientRequest = Omit<ApiRequest, 'user' | 'token' | 'impersonate' | 'cause' | 'userAgent'>;
@@ -75,12 +76,8 @@ export interface ApplyOptions {
   subresource?: string;
 }
 
-export interface DeleteOptions {
-  dryRun?: boolean;
-  propagationPolicy?: PropagationPolicy;
-  gracePeriodSeconds?: number;
-  preconditions?: { uid?: string; resourceVersion?: string };
-}
+/** metav1.DeleteOptions as a client sends them (dryRun as the ?dryRun=All it becomes). */
+export type DeleteOptions = Pick<meta.DeleteOptions, 'gracePeriodSeconds' | 'preconditions'> & { dryRun?: boolean; propagationPolicy?: PropagationPolicy };
 
 export interface ObjectList<T extends KubeObject = KubeObject> {
   apiVersion: string;

@@ -14,6 +14,7 @@ import { APISERVER_USER } from '../authn/user';
 import type { ApiRequest, ApiResponse } from '../request';
 import type { ObjectReader } from '../storage/reader';
 import { API_SERVICES } from './autoregister';
+import type { APIServiceCondition } from '../../api/generated/apiregistration-v1';
 
 const CHECK_INTERVAL_MS = 5_000;
 
@@ -24,12 +25,8 @@ export interface AvailabilityDeps {
   loopback(request: ApiRequest): Promise<ApiResponse>;
 }
 
-interface Condition {
-  type: 'Available';
-  status: 'True' | 'False';
-  reason: string;
-  message: string;
-}
+/** The Available condition this controller decides (its lastTransitionTime set when written). */
+type Condition = Required<Pick<APIServiceCondition, 'reason' | 'message'>> & { type: 'Available'; status: 'True' | 'False' };
 
 export class AvailableConditionController {
   private timer: Timer | undefined;

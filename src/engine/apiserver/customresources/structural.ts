@@ -4,6 +4,7 @@
  * validation walk. CRD validation has already made it structural (types everywhere, no $ref).
  */
 import { isObject, type JsonObject, type JsonValue } from '../../api/types';
+import type * as apiextensions from '../../api/generated/apiextensions-v1';
 
 export interface Structural {
   type: string;
@@ -39,14 +40,11 @@ export interface Structural {
   validations: ValidationRule[];
 }
 
-export interface ValidationRule {
-  rule: string;
-  message: string;
-  messageExpression: string;
+/** An apiextensions/v1 ValidationRule as read off the schema: the strings it leaves out are empty. */
+export type ValidationRule = Required<Pick<apiextensions.ValidationRule, 'rule' | 'message' | 'messageExpression' | 'fieldPath'>> & {
   reason: string | undefined;
-  fieldPath: string;
   optionalOldSelf: boolean | undefined;
-}
+};
 
 function validationsOf(v: unknown): ValidationRule[] {
   if (!Array.isArray(v)) return [];

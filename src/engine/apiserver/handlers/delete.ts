@@ -13,17 +13,13 @@ import { groupResource } from '../resources';
 import type { StoredObject } from '../storage/resource-storage';
 import { validateDeleteOptions } from '../validation/meta';
 import { admissionAttributes, mutate, validate } from './admit';
+import type * as meta from '../../api/generated/meta-v1';
 
 export const FINALIZER_ORPHAN = 'orphan';
 export const FINALIZER_FOREGROUND = 'foregroundDeletion';
 
-export interface DeleteOptions {
-  gracePeriodSeconds?: number;
-  propagationPolicy?: PropagationPolicy;
-  orphanDependents?: boolean;
-  preconditions?: { uid?: string; resourceVersion?: string };
-  dryRun: boolean;
-}
+/** A request's metav1.DeleteOptions as the handler reads them: dryRun decided, the propagation policy one kube-apiserver knows. */
+export type DeleteOptions = Pick<meta.DeleteOptions, 'gracePeriodSeconds' | 'orphanDependents' | 'preconditions'> & { propagationPolicy?: PropagationPolicy; dryRun: boolean };
 
 export interface DeleteOutcome {
   /** The deleted object, the object still being deleted, or a Status for kinds that answer with one. */

@@ -1,60 +1,29 @@
 /** The Event shapes the recorders write: core/v1 Event and events.k8s.io/v1 Event. */
+import type * as core from '../../api/generated/core-v1';
+import type * as events from '../../api/generated/events-v1';
 
 export type EventType = 'Normal' | 'Warning';
 
-export interface ObjectReference {
-  kind?: string;
-  namespace?: string;
-  name?: string;
-  uid?: string;
-  apiVersion?: string;
-  resourceVersion?: string;
-  /** "spec.containers{nginx}": the part of the object the event is about (kubelet). */
-  fieldPath?: string;
-}
+/** core/v1 ObjectReference (fieldPath "spec.containers{nginx}" names the part an event is about) and EventSource (component "kubelet", host the node). */
+export type { EventSource, ObjectReference } from '../../api/generated/core-v1';
 
-/** core/v1 EventSource. */
-export interface EventSource {
-  /** "deployment-controller", "kubelet". */
-  component?: string;
-  /** The node, for kubelets. */
-  host?: string;
-}
+/** A core/v1 Event as the recorder writes it: named, namespaced, with every field it sets. */
+export type CoreEvent = core.Event &
+  Required<Pick<core.Event, 'reason' | 'message' | 'source' | 'count' | 'type' | 'reportingComponent' | 'reportingInstance'>> & {
+    apiVersion: 'v1';
+    kind: 'Event';
+    metadata: { name: string; namespace: string };
+    firstTimestamp: string;
+    lastTimestamp: string;
+    eventTime: null;
+  };
 
-export interface CoreEvent {
-  apiVersion: 'v1';
-  kind: 'Event';
-  metadata: { name: string; namespace: string; annotations?: Record<string, string>; resourceVersion?: string; [key: string]: unknown };
-  involvedObject: ObjectReference;
-  reason: string;
-  message: string;
-  source: EventSource;
-  firstTimestamp: string;
-  lastTimestamp: string;
-  count: number;
-  type: string;
-  eventTime: null;
-  reportingComponent: string;
-  reportingInstance: string;
-}
+export type { EventSeries } from '../../api/generated/events-v1';
 
-export interface EventSeries {
-  count: number;
-  lastObservedTime: string;
-}
-
-export interface EventsV1Event {
-  apiVersion: 'events.k8s.io/v1';
-  kind: 'Event';
-  metadata: { name: string; namespace: string; resourceVersion?: string; [key: string]: unknown };
-  eventTime: string;
-  series?: EventSeries;
-  reportingController: string;
-  reportingInstance: string;
-  action: string;
-  reason: string;
-  regarding: ObjectReference;
-  related?: ObjectReference;
-  note: string;
-  type: string;
-}
+/** An events.k8s.io/v1 Event as the recorder writes it: named, namespaced, with every field it sets. */
+export type EventsV1Event = events.Event &
+  Required<Pick<events.Event, 'reportingController' | 'reportingInstance' | 'action' | 'reason' | 'regarding' | 'note' | 'type'>> & {
+    apiVersion: 'events.k8s.io/v1';
+    kind: 'Event';
+    metadata: { name: string; namespace: string };
+  };

@@ -13,15 +13,13 @@ import { compile } from '../../../cel/compile';
 import { formatIssues } from '../../../cel/issues';
 import { obj, objs, str, strs } from '../../validation/core/json';
 import { setOwn } from '../../../api/own';
+import type { ExpressionWarning } from '../../../api/generated/admissionregistration-v1';
 
 const MAX_TYPES_TO_CHECK = 10;
 /** Deeper than any built-in kind nests: recursive definitions stop here, as dyn. */
 const MAX_DEPTH = 24;
 
-export interface ExpressionWarning {
-  readonly fieldRef: string;
-  readonly warning: string;
-}
+export type { ExpressionWarning };
 
 interface Gvk {
   group: string;

@@ -16,19 +16,11 @@ import type { Attributes, Authorizer, Decision } from '../types';
 import { aggregateMessage } from './format';
 import { setOwn } from '../../../api/own';
 
+import type { NonResourceRule, ResourceRule } from '../../../api/generated/authorization-v1';
+
 const AUTHORIZATION_GROUP = 'authorization.k8s.io';
 
-export interface ResourceRule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-}
-
-export interface NonResourceRule {
-  verbs: string[];
-  nonResourceURLs?: string[];
-}
+export type { NonResourceRule, ResourceRule };
 
 export interface RulesForResult {
   resourceRules: ResourceRule[];

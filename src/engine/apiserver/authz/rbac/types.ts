@@ -1,32 +1,14 @@
 /**
- * The rbac.authorization.k8s.io/v1 shapes the authorizer reads (PolicyRule, Subject, RoleRef),
+ * The rbac.authorization.k8s.io/v1 types the authorizer reads (PolicyRule, Subject, RoleRef, generated),
  * and tolerant readers that turn stored objects into them: a decision must never throw on a
  * malformed object, it just finds no rules or subjects in it.
  */
 import type { KubeObject } from '../../../api/types';
+import type { PolicyRule, RoleRef, Subject } from '../../../api/generated/rbac-v1';
+
+export type { PolicyRule, RoleRef, Subject };
 
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';
-
-export interface PolicyRule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-}
-
-export interface Subject {
-  kind: string;
-  apiGroup?: string;
-  name: string;
-  namespace?: string;
-}
-
-export interface RoleRef {
-  apiGroup: string;
-  kind: string;
-  name: string;
-}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

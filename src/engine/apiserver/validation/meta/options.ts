@@ -5,6 +5,7 @@
 import { forbidden, invalid, notSupported, required, type ErrorList } from '../../../api/field';
 import { Path } from '../../../api/field';
 import { validateFieldManager } from './managedfields';
+import type * as meta from '../../../api/generated/meta-v1';
 
 export interface WriteOptions {
   fieldManager?: string;
@@ -16,14 +17,8 @@ export interface PatchOptions extends WriteOptions {
   force?: boolean | null;
 }
 
-export interface DeleteOptions {
-  dryRun?: string[] | null;
-  orphanDependents?: boolean | null;
-  propagationPolicy?: string | null;
-  gracePeriodSeconds?: number | null;
-  preconditions?: object | null;
-  ignoreStoreReadErrorWithClusterBreakingPotential?: boolean | null;
-}
+/** A metav1.DeleteOptions body as decoded, before validation: any field may be null. */
+export type DeleteOptions = { [K in Exclude<keyof meta.DeleteOptions, 'apiVersion' | 'kind' | 'preconditions'>]?: meta.DeleteOptions[K] | null } & { preconditions?: object | null };
 
 const set = (v: unknown): boolean => v !== undefined && v !== null;
 
