@@ -32,6 +32,7 @@ import { hiddenReason, type HiddenReason, type Quiet } from '../model/quiet';
 import { latestApply } from '../model/story';
 import { kindOf } from '../model/rows';
 import { causalClosure } from '../../src/protocol/timeline';
+import { StoreHead, timelineStatus } from '../model/head';
 
 export interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -54,6 +55,8 @@ export class App implements ListViewHost {
   readonly history = new StateHistory();
   /** Scheduling attempts by pod, placed against the store's revisions. */
   readonly attempts = new AttemptIndex();
+  /** The store's newest revision, from the trace (the history holds only the kinds drawn). */
+  readonly head = new StoreHead();
   readonly map: MapView;
   readonly graph: GraphView;
   readonly details: ObjectDetails;
@@ -205,6 +208,7 @@ export class App implements ListViewHost {
     });
     this.timeline = new Timeline({
       history: this.history,
+      head: this.head,
       replay: () => this.state.replay,
       setReplay: (revision) => {
         this.setReplay(revision);
@@ -234,7 +238,7 @@ export class App implements ListViewHost {
     root.removeAttribute('aria-busy');
     if (this.state.details) this.details.open(this.state.details as ObjectRef);
     // The model layer the UI tests and the benchmark read (what is drawn, and where).
-    (window as unknown as { kubesimPanel: unknown }).kubesimPanel = { map: (): MapHitTest => this.map.hitTest(), mapView: this.map, graph: (): GraphHitTest => this.graph.hitTest(), graphView: this.graph, story: () => this.story.model(), etcd: () => this.etcd.hitTest(), etcdView: this.etcd, flow: () => this.flow.model(), lists: () => this.listsModel(), history: this.history, app: this };
+    (window as unknown as { kubesimPanel: unknown }).kubesimPanel = { map: (): MapHitTest => this.map.hitTest(), mapView: this.map, graph: (): GraphHitTest => this.graph.hitTest(), graphView: this.graph, story: () => this.story.model(), etcd: () => this.etcd.hitTest(), etcdView: this.etcd, flow: () => this.flow.model(), lists: () => this.listsModel(), timeline: () => timelineStatus(this.history, this.head, this.state.replay), history: this.history, app: this };
     window.addEventListener('message', (e: MessageEvent<HostMessage>) => this.receive(e.data));
     this.post({ type: 'ready' });
   }
@@ -379,6 +383,7 @@ export class App implements ListViewHost {
       case 'reset':
         this.store.reset(message.capacity, message.firstId);
         this.attempts.clear();
+        this.head.reset();
         this.userWrites = [];
         this.kindsMap = message.kinds;
         this.queue.clear();
@@ -516,6 +521,7 @@ export class App implements ListViewHost {
     this.skipped = 0;
     this.syncing -= chunk.length;
     this.attempts.add(added);
+    this.head.note(added);
     for (const r of added) if (isUserWrite(r)) this.userWrites.push(r as ApiRequestRecord);
     if (dropped.length > 0) {
       this.attempts.dropBelow(this.store.firstId);

@@ -9,12 +9,15 @@
 import type { ApiRequestRecord } from '../../src/protocol/trace-records';
 import type { StateHistory, LogMark } from '../model/history';
 import { formatTime } from '../model/format';
+import { timelineStatus, type StoreHead } from '../model/head';
 import { button, dropdown, iconButton, type Dropdown } from './components';
 import { h } from './dom';
 import { readPalette, type Palette } from './palette';
 
 export interface TimelineHost {
   readonly history: StateHistory;
+  /** The store's newest revision (the trace's), which the history of drawn kinds may lag. */
+  readonly head: StoreHead;
   /** The revision shown, or undefined when live. */
   replay(): number | undefined;
   setReplay(revision: number | undefined): void;
@@ -100,16 +103,15 @@ export class Timeline {
     const history = this.host.history;
     if (this.playing) this.tick();
     const replay = this.host.replay();
-    const key = `${history.generation}|${replay ?? 'live'}|${this.canvas.clientWidth}|${this.window?.from ?? ''}|${this.window?.to ?? ''}|${this.host.applies().length}`;
+    const key = `${history.generation}|${this.host.head.revision}|${replay ?? 'live'}|${this.canvas.clientWidth}|${this.window?.from ?? ''}|${this.window?.to ?? ''}|${this.host.applies().length}`;
     if (key === this.drawnFor) return;
     this.drawnFor = key;
     this.draw();
-    const shown = replay ?? history.latestRevision;
+    const status = timelineStatus(history, this.host.head, replay);
     this.canvas.setAttribute('aria-valuemin', String(history.heldFrom));
-    this.canvas.setAttribute('aria-valuemax', String(history.latestRevision));
-    this.canvas.setAttribute('aria-valuenow', String(shown));
-    const time = history.timeOf(shown);
-    const text = replay === undefined ? `Live · revision ${shown} · ${formatTime(time)}` : `Replay · revision ${shown} of ${history.latestRevision} · ${formatTime(time)}`;
+    this.canvas.setAttribute('aria-valuemax', String(status.latest));
+    this.canvas.setAttribute('aria-valuenow', String(status.revision));
+    const text = status.text;
     this.canvas.setAttribute('aria-valuetext', text);
     this.label.textContent = `${text} · history held from revision ${history.heldFrom}${history.compacted ? ' (earlier revisions compacted)' : ''}`;
     this.liveButton.setAttribute('appearance', replay === undefined ? 'secondary' : 'primary');
@@ -149,7 +151,7 @@ export class Timeline {
     const history = this.host.history;
     this.playTime += (now - this.lastTick) * this.rate;
     this.lastTick = now;
-    if (this.playTime >= history.latestTime) {
+    if (this.playTime >= timelineStatus(history, this.host.head, undefined).latestTime) {
       this.togglePlay();
       this.host.setReplay(undefined);
       return;
@@ -164,7 +166,7 @@ export class Timeline {
     const history = this.host.history;
     if (this.window) return this.window;
     const from = history.heldFromTime;
-    const to = Math.max(history.latestTime, from + 1000);
+    const to = Math.max(timelineStatus(history, this.host.head, undefined).latestTime, from + 1000);
     return { from, to: to + (to - from) * 0.01 };
   }
 
@@ -180,7 +182,7 @@ export class Timeline {
     }
     const history = this.host.history;
     const { from, to } = this.span();
-    const stripKey = `${history.generation}|${w}|${from}|${to}|${this.host.applies().length}|${palette.css.background}`;
+    const stripKey = `${history.generation}|${this.host.head.revision}|${w}|${from}|${to}|${this.host.applies().length}|${palette.css.background}`;
     if (stripKey !== this.stripFor || !this.strip) {
       this.strip ??= document.createElement('canvas');
       this.strip.width = w;
@@ -197,8 +199,7 @@ export class Timeline {
     const axisY = TOP + ROWS.length * ROW_H + 2;
     // The cursor: the revision shown.
     const replay = this.host.replay();
-    const shown = replay ?? history.latestRevision;
-    const cx = x(history.timeOf(shown));
+    const cx = x(timelineStatus(history, this.host.head, replay).time);
     ctx.fillStyle = c.focus;
     ctx.fillRect(Math.round(cx) - 1, 0, 2, axisY);
     if (replay !== undefined) {
@@ -298,7 +299,7 @@ export class Timeline {
   scrubTo(time: number): void {
     const history = this.host.history;
     const rev = history.revisionAtTime(time);
-    this.host.setReplay(rev >= history.latestRevision && time >= history.latestTime ? undefined : rev);
+    this.host.setReplay(rev >= history.latestRevision && time >= timelineStatus(history, this.host.head, undefined).latestTime ? undefined : rev);
   }
 
   private bind(): void {
