@@ -46,6 +46,8 @@ export interface EtcdMemberView {
   readonly alarms?: readonly string[];
   /** Revisions applied over the last second of virtual time, when the engine reports it. */
   readonly revisionsPerSecond?: number;
+  /** Watchers on this member's MVCC store (etcd_debugging_mvcc_watcher_total), when the engine reports it. */
+  readonly watchers?: number;
   /** Mean proposal-to-apply time of this member's proposals over the last second (null: none). */
   readonly commitLatencyMs?: number | null;
   /** The tail of the log, oldest first. */

@@ -1,53 +1,63 @@
 /**
  * The etcd view's model: the frames the host sends (every member's status at a virtual instant,
  * src/protocol/etcd.ts) kept in order for the charts and for replay, and the Raft messages of
- * the cluster's message stream paired up (a 'sent' record with the 'delivered' or 'dropped'
- * record that names it as its cause). Nothing here is computed from what happened but the
- * pairing: a role, a term, a log entry, a message and its fate are what the engine recorded.
+ * the cluster's message stream (the engine's etcd.message records) paired up: a 'sent' record
+ * with the 'delivered' or 'dropped' record that names it as its cause. Nothing here is computed
+ * from what happened but the pairing: a role, a term, a log entry, a message and its fate are
+ * what the engine recorded.
  *
- * Messages between members take a fraction of a millisecond of virtual time (half the modelled
- * round trip), far too short to see; the view therefore plays each recorded message in slow
- * motion: its flight is drawn over FLIGHT_MS of wall time from when the webview received it, in
- * the order recorded, ending where the record says (at the receiver, or dropped midway).
+ * Messages are drawn as RaftScope draws them (raft.github.io): at a virtual instant t, a message
+ * sent at s and delivered at d (s <= t < d) is a dot (t - s) / (d - s) of the way from its sender
+ * to its receiver. The instant is the view's (see RaftLens): the timeline's, or a slow-motion
+ * clock the view runs from it, so that a flight of a fraction of a millisecond can be watched.
  */
 import type { EtcdFrameMessage, EtcdMemberView, EtcdMessageView, EtcdSettingsView } from '../../src/protocol/etcd';
 
-/** Wall ms a message's flight is drawn over. */
-export const FLIGHT_MS = 900;
-/** Messages held for pairing and animation. */
-const MESSAGE_CAPACITY = 4000;
-/** Messages drawn in flight at most (the newest). */
-export const MAX_IN_FLIGHT = 60;
+/** Messages held for pairing and replay (about four minutes of a quiet 3-member cluster's heartbeats). */
+export const MESSAGE_CAPACITY = 20_000;
+/** Messages drawn at one instant at most (the newest). */
+export const MAX_IN_FLIGHT = 80;
 
 export interface EtcdFrame {
   readonly time: number;
   readonly members: readonly EtcdMemberView[];
 }
 
-export interface RaftMessage {
+interface HeldMessage {
   readonly sent: EtcdMessageView;
   /** The delivered or dropped record, once recorded. */
   outcome?: EtcdMessageView;
-  /** Wall ms (performance.now) the webview received the 'sent' record. */
-  readonly receivedAt: number;
 }
 
+/**
+ * A message as drawn at an instant: 'flying' between sent and its outcome; 'dropped' for a
+ * while after the record says it was dropped (the ✕ stays up for one one-way delay of virtual
+ * time, or the instant, so that a drop can be seen); 'instant' when it was sent and delivered
+ * within the same virtual instant (the instant latency model): drawn as an arrow at that instant.
+ */
 export interface InFlight {
   readonly id: number;
   readonly msgType: string;
   readonly from: string;
   readonly to: string;
   readonly term: number;
+  readonly index: number;
+  readonly commit: number;
   readonly entries: number;
   readonly reject: boolean;
   /** 0 at the sender, 1 at the receiver. */
   readonly progress: number;
-  /** The record says it was dropped (the drawing stops at the middle and marks it). */
-  readonly dropped: boolean;
+  readonly state: 'flying' | 'dropped' | 'instant';
+  /** For a drop: the sender or receiver was stopped, or cut off by a partition. */
   readonly reason?: string;
   /** The 'sent' record's virtual time. */
-  readonly time: number;
+  readonly sentAt: number;
+  /** The delivered or dropped record's virtual time (absent: not recorded yet, still on its way). */
+  readonly endAt?: number;
 }
+
+/** Where a dropped message's ✕ is drawn along its line: near the sender if dropped as it left. */
+const DROP_AT_SEND = 0.18;
 
 export interface ChartPoint {
   readonly time: number;
@@ -61,8 +71,13 @@ export class EtcdModel {
   cluster = false;
   private frames: EtcdFrame[] = [];
   private capacity = 6000;
-  private readonly messages = new Map<number, RaftMessage>();
-  private order: number[] = [];
+  /** In the order recorded (sent time never decreases). */
+  private held: HeldMessage[] = [];
+  private readonly byId = new Map<number, HeldMessage>();
+  /** The longest flight recorded (virtual ms): how far back a search for messages in the air looks. */
+  private longest = 0;
+  /** From this virtual time on, every message the stream recorded is held (undefined: none held yet). */
+  messagesFrom: number | undefined;
   settings: EtcdSettingsView | undefined;
   droppedMessages = 0;
   /** Changes on every frame (the view redraws its still parts only then). */
@@ -72,15 +87,17 @@ export class EtcdModel {
     this.cluster = cluster;
     this.capacity = Math.max(10, capacity);
     this.frames = [];
-    this.messages.clear();
-    this.order = [];
+    this.held = [];
+    this.byId.clear();
+    this.longest = 0;
+    this.messagesFrom = undefined;
     this.droppedMessages = 0;
     this.settings = undefined;
     this.generation++;
   }
 
-  /** One frame from the host; `wallNow` stamps its new messages for the slow-motion flight. */
-  add(frame: EtcdFrameMessage, wallNow: number): void {
+  /** One frame from the host. */
+  add(frame: EtcdFrameMessage): void {
     this.cluster = true;
     this.settings = frame.settings;
     this.droppedMessages += frame.droppedMessages;
@@ -89,27 +106,35 @@ export class EtcdModel {
     if (last && last.time === frame.time) this.frames[this.frames.length - 1] = { time: frame.time, members: frame.members };
     else this.frames.push({ time: frame.time, members: frame.members });
     if (this.frames.length > this.capacity) this.frames.splice(0, this.frames.length - this.capacity);
-    // Messages of one frame leave one after another, in the order they were recorded.
-    const sent = frame.messages.filter((m) => m.event === 'sent').length;
-    const step = sent > 1 ? Math.min(40, 200 / sent) : 0;
-    let k = 0;
+    // The host keeps the newest messages of a burst: what came before them has a hole.
+    const first = frame.messages[0];
+    if (first && (this.messagesFrom === undefined || frame.droppedMessages > 0)) this.messagesFrom = first.time;
     for (const m of frame.messages) {
       if (m.event === 'sent') {
-        this.messages.set(m.id, { sent: m, receivedAt: wallNow + step * k++ });
-        this.order.push(m.id);
+        const h: HeldMessage = { sent: m };
+        this.held.push(h);
+        this.byId.set(m.id, h);
       } else if (m.cause !== undefined) {
-        const msg = this.messages.get(m.cause);
-        if (msg) msg.outcome = m;
+        const h = this.byId.get(m.cause);
+        if (h) {
+          h.outcome = m;
+          this.longest = Math.max(this.longest, m.time - h.sent.time);
+        }
       }
     }
-    if (this.order.length > MESSAGE_CAPACITY) {
-      for (const id of this.order.splice(0, this.order.length - MESSAGE_CAPACITY)) this.messages.delete(id);
+    if (this.held.length > MESSAGE_CAPACITY * 1.1) {
+      for (const h of this.held.splice(0, this.held.length - MESSAGE_CAPACITY)) this.byId.delete(h.sent.id);
+      this.messagesFrom = Math.max(this.messagesFrom ?? -Infinity, this.held[0]!.sent.time);
     }
     this.generation++;
   }
 
   get frameCount(): number {
     return this.frames.length;
+  }
+
+  get messageCount(): number {
+    return this.held.length;
   }
 
   latest(): EtcdFrame | undefined {
@@ -138,78 +163,179 @@ export class EtcdModel {
     return this.frames[0]?.time;
   }
 
-  /** The messages drawn in flight at wall time `wallNow` (the newest MAX_IN_FLIGHT). */
-  inFlight(wallNow: number): InFlight[] {
+  /** One way of a message in the latency model (ms). */
+  private get oneWay(): number {
+    return (this.settings?.rttMs ?? 0) / 2;
+  }
+
+  /** How long a drop stays drawn (virtual ms): one one-way delay (0 with the instant model: that instant only). */
+  get dropShownMs(): number {
+    return this.oneWay;
+  }
+
+  /** The first held message sent at or after `time`. */
+  private lowerBound(time: number): number {
+    let lo = 0;
+    let hi = this.held.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.held[mid]!.sent.time < time) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The messages in the air at virtual time `t`, as the records place them (the newest MAX_IN_FLIGHT). */
+  messagesAt(t: number): InFlight[] {
+    const oneWay = this.oneWay;
+    const latest = this.latest()?.time ?? -Infinity;
+    const back = Math.max(this.longest, oneWay) * 2 + this.dropShownMs;
     const out: InFlight[] = [];
-    for (let i = this.order.length - 1; i >= 0 && out.length < MAX_IN_FLIGHT; i--) {
-      const m = this.messages.get(this.order[i]!)!;
-      const age = wallNow - m.receivedAt;
-      if (age > FLIGHT_MS) break;
-      if (age < 0) continue;
-      const dropped = m.outcome?.event === 'dropped';
-      // A message dropped at once (its receiver stopped or cut off) is drawn leaving and stopped midway.
-      const progress = dropped ? Math.min(0.5, age / FLIGHT_MS) : age / FLIGHT_MS;
+    for (let i = this.upperBound(t) - 1; i >= 0 && out.length < MAX_IN_FLIGHT; i--) {
+      const h = this.held[i]!;
+      const s = h.sent.time;
+      if (s < t - back) break;
+      const o = h.outcome;
+      let state: InFlight['state'];
+      let progress: number;
+      if (!o) {
+        // Not delivered nor dropped by the newest frame: on its way (a frame later says where it went).
+        if (t > latest || oneWay === 0) continue;
+        state = 'flying';
+        progress = Math.min(0.95, (t - s) / oneWay);
+      } else if (o.event === 'delivered') {
+        if (o.time > t) {
+          state = 'flying';
+          progress = (t - s) / (o.time - s);
+        } else if (o.time === s && s === t) {
+          state = 'instant';
+          progress = 1;
+        } else continue;
+      } else {
+        if (o.time > t) {
+          state = 'flying';
+          progress = oneWay > 0 ? Math.min(0.95, (t - s) / Math.max(oneWay, o.time - s)) : 0.5;
+        } else if (t - o.time <= this.dropShownMs) {
+          state = 'dropped';
+          progress = o.time === s ? DROP_AT_SEND : Math.min(0.95, (o.time - s) / Math.max(oneWay, o.time - s));
+        } else continue;
+      }
+      const m = h.sent;
       out.push({
-        id: m.sent.id,
-        msgType: m.sent.msgType,
-        from: m.sent.from,
-        to: m.sent.to,
-        term: m.sent.term,
-        entries: m.sent.entries,
-        reject: m.sent.reject,
+        id: m.id,
+        msgType: m.msgType,
+        from: m.from,
+        to: m.to,
+        term: m.term,
+        index: m.index,
+        commit: m.commit,
+        entries: m.entries,
+        reject: m.reject,
         progress,
-        dropped,
-        ...(m.outcome?.reason ? { reason: m.outcome.reason } : {}),
-        time: m.sent.time,
+        state,
+        ...(o?.reason ? { reason: o.reason } : {}),
+        sentAt: s,
+        ...(o ? { endAt: o.time } : {}),
       });
     }
     return out.reverse();
   }
 
-  /** Whether any message is still being drawn (the view keeps animating while one is). */
-  animating(wallNow: number): boolean {
-    const id = this.order[this.order.length - 1];
-    const m = id === undefined ? undefined : this.messages.get(id);
-    return m !== undefined && wallNow - m.receivedAt <= FLIGHT_MS;
+  /** The first held message sent after `time`. */
+  private upperBound(time: number): number {
+    let lo = 0;
+    let hi = this.held.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.held[mid]!.sent.time <= time) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The virtual time of the next message record (a send, a delivery, a drop) after `t`, if one is held. */
+  nextEvent(t: number): number | undefined {
+    let best: number | undefined;
+    const i = this.upperBound(t);
+    if (i < this.held.length) best = this.held[i]!.sent.time;
+    const back = Math.max(this.longest, this.oneWay) * 2;
+    for (let j = i - 1; j >= 0; j--) {
+      const h = this.held[j]!;
+      if (h.sent.time < t - back) break;
+      const e = h.outcome?.time;
+      if (e !== undefined && e > t && (best === undefined || e < best)) best = e;
+    }
+    return best;
+  }
+
+  /** The virtual time of the last message record before `t`, if one is held. */
+  prevEvent(t: number): number | undefined {
+    let best: number | undefined;
+    const i = this.lowerBound(t);
+    if (i > 0) best = this.held[i - 1]!.sent.time;
+    const back = Math.max(this.longest, this.oneWay) * 2;
+    for (let j = i - 1; j >= 0; j--) {
+      const h = this.held[j]!;
+      if (h.sent.time < (best ?? t) - back) break;
+      const e = h.outcome?.time;
+      if (e !== undefined && e < t && (best === undefined || e > best)) best = e;
+    }
+    return best;
+  }
+
+  /** The sent time of the newest message held. */
+  get newestSent(): number | undefined {
+    return this.held[this.held.length - 1]?.sent.time;
   }
 
   /** Message counts by type over the messages held (for the legend). */
   messageCounts(): Map<string, number> {
     const out = new Map<string, number>();
-    for (const id of this.order) {
-      const t = this.messages.get(id)!.sent.msgType;
-      out.set(t, (out.get(t) ?? 0) + 1);
-    }
+    for (const h of this.held) out.set(h.sent.msgType, (out.get(h.sent.msgType) ?? 0) + 1);
     return out;
   }
 
   /**
-   * A chart's series over the frames up to `until` (virtual ms): the leader's figure at each
-   * frame (the member a client's writes go through), else the highest a running member reports.
+   * A chart's series over the frames held (from `from`, up to `until`, virtual ms): the
+   * leader's figure at each frame (the member a client's writes go through), else the highest a
+   * running member reports; for watchers, the sum over the running members (each counts the
+   * watches its own clients opened, etcd_debugging_mvcc_watcher_total).
    */
-  series(field: 'dbSizeBytes' | 'revisionsPerSecond' | 'commitLatencyMs', until?: number): ChartSeries {
+  series(field: ChartField, until?: number): ChartSeries {
     const points: ChartPoint[] = [];
     let reported = false;
+    const pick = (m: EtcdMemberView): number | undefined => {
+      const v = m[field];
+      return typeof v === 'number' ? v : undefined;
+    };
     for (const f of this.frames) {
       if (until !== undefined && f.time > until) break;
-      const lead = f.members.find((m) => m.role === 'leader' && m.state === 'running');
-      const pick = (m: EtcdMemberView): number | undefined => {
-        const v = m[field];
-        return typeof v === 'number' ? v : undefined;
-      };
-      let v = lead ? pick(lead) : undefined;
-      if (v === undefined) {
+      if (f.members.some((m) => m[field] !== undefined)) reported = true;
+      let v: number | undefined;
+      if (field === 'watchers') {
         for (const m of f.members) {
           const x = m.state === 'running' ? pick(m) : undefined;
-          if (x !== undefined && (v === undefined || x > v)) v = x;
+          if (x !== undefined) v = (v ?? 0) + x;
+        }
+      } else {
+        const lead = f.members.find((m) => m.role === 'leader' && m.state === 'running');
+        v = lead ? pick(lead) : undefined;
+        if (v === undefined) {
+          for (const m of f.members) {
+            const x = m.state === 'running' ? pick(m) : undefined;
+            if (x !== undefined && (v === undefined || x > v)) v = x;
+          }
         }
       }
-      if (f.members.some((m) => m[field] !== undefined)) reported = true;
       if (v !== undefined) points.push({ time: f.time, value: v });
     }
     return reported ? { reported: true, points } : { reported: false };
   }
 }
+
+/** The charts, left to right. */
+export const CHART_FIELDS = ['dbSizeBytes', 'revisionsPerSecond', 'commitLatencyMs', 'watchers'] as const;
+export type ChartField = (typeof CHART_FIELDS)[number];
 
 /** The leader of a frame: the running member in the leader role with the highest term. */
 export function leaderOf(members: readonly EtcdMemberView[]): EtcdMemberView | undefined {
@@ -235,7 +361,7 @@ export interface EtcdLayout {
   readonly ring: { readonly cx: number; readonly cy: number; readonly r: number };
   readonly nodes: readonly { readonly name: string; readonly x: number; readonly y: number; readonly r: number }[];
   readonly logs: { readonly x: number; readonly y: number; readonly w: number; readonly rowH: number; readonly labelW: number; readonly cellW: number; readonly cols: number };
-  readonly charts: readonly { readonly field: 'dbSizeBytes' | 'revisionsPerSecond' | 'commitLatencyMs'; readonly x: number; readonly y: number; readonly w: number; readonly h: number }[];
+  readonly charts: readonly { readonly field: ChartField; readonly x: number; readonly y: number; readonly w: number; readonly h: number }[];
 }
 
 const CHARTS_H = 140;
@@ -260,8 +386,8 @@ export function layoutEtcd(names: readonly string[], w: number, h: number): Etcd
   const rowH = Math.max(22, Math.min(36, (topH - 60) / Math.max(1, names.length)));
   const cols = Math.max(1, Math.floor((lw - labelW) / cellW));
   const cy0 = topH + PAD;
-  const cw = (w - PAD * 4) / 3;
-  const fields = ['dbSizeBytes', 'revisionsPerSecond', 'commitLatencyMs'] as const;
+  const fields = CHART_FIELDS;
+  const cw = (w - PAD * (fields.length + 1)) / fields.length;
   return {
     ring: { cx, cy, r },
     nodes,
@@ -291,4 +417,110 @@ export function flightPoint(a: { x: number; y: number }, b: { x: number; y: numb
   // Offset to the right of the direction of travel.
   const off = 8;
   return { x: sx + (ex - sx) * t - uy * off, y: sy + (ey - sy) * t + ux * off };
+}
+
+/** Wall ms one one-way flight takes to watch in slow motion. */
+export const FLIGHT_WALL_MS = 900;
+/** Wall ms an instant's messages (instant latency model) or a drop stay up before the lens moves on. */
+export const HOLD_WALL_MS = 700;
+/** Live, the lens lets the cluster run ahead by at most this much virtual time before it jumps to the newest messages. */
+export const LIVE_LAG_MS = 250;
+
+/**
+ * The etcd view's clock: the virtual instant it draws. It sits at the timeline's instant (the
+ * revision scrubbed to, or the newest frame when live) and, playing, runs from there in slow
+ * motion, RaftScope's way: a flight of one one-way delay over FLIGHT_WALL_MS of wall time; when
+ * nothing is in the air it skips to the next message record (a heartbeat interval has nothing
+ * to watch between its rounds). Live, it plays on its own and, when the cluster has run ahead by
+ * more than LIVE_LAG_MS, jumps to the newest round of messages. Every instant it stops at is a
+ * virtual time of the records: the pace is the only thing it chooses.
+ */
+export class RaftLens {
+  /** The instant drawn (undefined: nothing held yet). */
+  time: number | undefined;
+  playing = true;
+  /** Idle virtual time skipped by the last jump (for the banner). */
+  skippedMs = 0;
+  private base: number | undefined;
+  private hold = 0;
+
+  /**
+   * The timeline moved (a scrub, a step, back to live): the lens goes to its instant, paused in
+   * replay and playing live. `base` undefined: live.
+   */
+  follow(base: number | undefined, model: EtcdModel): void {
+    if (base === this.base && this.time !== undefined) return;
+    this.base = base;
+    this.skippedMs = 0;
+    this.hold = 0;
+    if (base === undefined) {
+      this.playing = true;
+      this.time = model.newestSent ?? model.latest()?.time;
+    } else {
+      this.playing = false;
+      this.time = base;
+    }
+  }
+
+  get live(): boolean {
+    return this.base === undefined;
+  }
+
+  /** Advances the lens by `wallMs` of wall time; returns whether it wants another frame. */
+  tick(wallMs: number, model: EtcdModel): boolean {
+    if (this.time === undefined) {
+      this.time = this.live ? (model.newestSent ?? model.latest()?.time) : this.base;
+      return this.playing;
+    }
+    if (!this.playing) return false;
+    const head = model.latest()?.time ?? this.time;
+    const oneWay = (model.settings?.rttMs ?? 0) / 2;
+    const air = model.messagesAt(this.time);
+    if (air.some((m) => m.state === 'flying') && oneWay > 0) {
+      this.time = Math.min(head, this.time + (wallMs * oneWay) / FLIGHT_WALL_MS);
+      this.hold = 0;
+      return true;
+    }
+    if (air.length > 0 && this.hold < HOLD_WALL_MS) {
+      this.hold += wallMs;
+      return true;
+    }
+    this.hold = 0;
+    let next = model.nextEvent(this.time);
+    if (this.live && model.newestSent !== undefined && (next === undefined || head - next > LIVE_LAG_MS)) {
+      next = model.newestSent > this.time ? model.newestSent : next;
+    }
+    if (next === undefined || next > head) {
+      // Caught up: live waits for the next frame, replay stops at the newest record.
+      if (!this.live) this.playing = false;
+      return this.live;
+    }
+    this.skippedMs = next - this.time;
+    this.time = next;
+    return true;
+  }
+
+  /** One message record on (n > 0) or back (n < 0), paused. */
+  step(n: number, model: EtcdModel): void {
+    if (this.time === undefined) return;
+    this.playing = false;
+    this.hold = 0;
+    const to = n > 0 ? model.nextEvent(this.time) : model.prevEvent(this.time);
+    if (to === undefined) return;
+    this.skippedMs = to - this.time;
+    this.time = to;
+  }
+
+  toggle(): void {
+    this.playing = !this.playing;
+    this.hold = 0;
+  }
+}
+
+/** A virtual time to the microsecond: 00:00:12.345 678 (Raft messages take fractions of a millisecond). */
+export function formatMicros(ms: number): string {
+  const whole = Math.floor(ms);
+  const micros = Math.round((ms - whole) * 1000);
+  const base = new Date(whole + (micros === 1000 ? 1 : 0)).toISOString().slice(11, 23);
+  return `${base} ${String(micros === 1000 ? 0 : micros).padStart(3, '0')}`;
 }

@@ -174,6 +174,7 @@ export class App implements ListViewHost {
     this.etcd = new EtcdView({
       replayTime: () => (this.state.replay === undefined ? undefined : this.history.timeOf(this.state.replay)),
       act: (action, member) => this.post({ type: 'etcdAction', action, member }),
+      wake: () => this.schedule(),
     });
     this.map = new MapView({
       state: () => this.stateShown(),
@@ -416,7 +417,7 @@ export class App implements ListViewHost {
         this.schedule();
         return;
       case 'etcd':
-        this.etcd.model.add(message, performance.now());
+        this.etcd.model.add(message);
         this.schedule();
         return;
       case 'showEtcd':

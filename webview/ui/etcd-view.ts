@@ -1,20 +1,21 @@
 /**
  * The etcd tab, in the manner of RaftScope (raft.github.io): the members of the simulated etcd
  * cluster on a ring, each with its role, term, commit and applied index and state; the Raft
- * messages the peer network recorded flying between them (slow motion, see
- * webview/model/etcd.ts); a log strip per member coloured by term with its commit mark; and
- * charts over virtual time of the bbolt file's size, revisions/s and commit latency. Everything
- * is drawn from the host's frames (EtcdCluster.status() and the message stream) at the time the
- * timeline shows. Arrow keys move between members; the member's facts and its actions (the
- * sidebar's) sit under the picture.
+ * messages of the engine's message stream in the air between them at the instant drawn (each
+ * at the fraction of its flight its sent and delivered records put it at); a log strip per
+ * member coloured by term with its commit mark; and charts over virtual time of the bbolt
+ * file's size, revisions/s, commit latency and watchers, with a cursor at the instant drawn.
+ * The instant is the lens's (webview/model/etcd.ts, RaftLens): the timeline's, played on from
+ * there in slow motion. Arrow keys move between members; the member's facts and its actions
+ * (the sidebar's) sit under the picture.
  *
  * `hitTest` is the model layer the UI tests read: which member is drawn where, with which role,
  * term and log, and which messages are in flight.
  */
 import { etcdActionsFor, type EtcdAction, type EtcdMemberView } from '../../src/protocol/etcd';
-import { EtcdModel, flightPoint, layoutEtcd, leaderOf, logWindow, memberStateText, roleText, type EtcdLayout, type InFlight } from '../model/etcd';
+import { CHART_FIELDS, EtcdModel, FLIGHT_WALL_MS, flightPoint, formatMicros, layoutEtcd, leaderOf, logWindow, memberStateText, RaftLens, roleText, type ChartField, type EtcdLayout, type InFlight } from '../model/etcd';
 import { formatTime } from '../model/format';
-import { button } from './components';
+import { button, iconButton } from './components';
 import { h, replaceChildren } from './dom';
 import { readPalette, type ColorName, type Palette } from './palette';
 
@@ -22,12 +23,20 @@ export interface EtcdViewHost {
   /** The virtual time the timeline shows (undefined: live). */
   replayTime(): number | undefined;
   act(action: EtcdAction, member: string): void;
+  /** Asks for another animation frame (the lens was started). */
+  wake(): void;
 }
 
 export interface EtcdHitTest {
   cluster: boolean;
+  /** The virtual instant drawn (the lens's). */
   time: number | undefined;
+  /** The status frame the members are drawn from (the newest at or before `time`). */
+  frameTime: number | undefined;
   replay: boolean;
+  lens: { playing: boolean; live: boolean; skippedMs: number };
+  /** From this virtual time on, every Raft message recorded is held. */
+  messagesFrom: number | undefined;
   leader: string | undefined;
   members: {
     name: string;
@@ -45,17 +54,29 @@ export interface EtcdHitTest {
     r: number;
   }[];
   inFlight: (InFlight & { x: number; y: number })[];
-  charts: { field: string; reported: boolean; points: number; last?: number }[];
+  charts: { field: string; reported: boolean; points: number; last?: number; atCursor?: number; x: number; y: number; w: number; h: number }[];
   selected: string | undefined;
   /** The member drawn at a canvas point (CSS px). */
   at(x: number, y: number): string | undefined;
   pixel(x: number, y: number): string;
 }
 
+/** The value of a series at virtual time `t`: the last point at or before it. */
+function valueAt(pts: readonly { time: number; value: number }[], t: number): number | undefined {
+  let lo = 0;
+  let hi = pts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (pts[mid]!.time <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? undefined : pts[lo - 1]!.value;
+}
+
 /** Term colours, cycled: term 1 blue, 2 green, 3 purple, ... */
 const TERM_COLORS: readonly ColorName[] = ['blue', 'green', 'purple', 'orange', 'yellow'];
 const ACTION_LABEL: Record<EtcdAction, string> = { stop: 'Stop', start: 'Start', partition: 'Partition', heal: 'Heal', slow: 'Slow disk' };
-const CHART_TITLE = { dbSizeBytes: 'db size (bbolt file)', revisionsPerSecond: 'revisions/s', commitLatencyMs: 'commit latency' } as const;
+const CHART_TITLE: Record<ChartField, string> = { dbSizeBytes: 'db size (bbolt file)', revisionsPerSecond: 'revisions/s', commitLatencyMs: 'commit latency', watchers: 'watchers' };
 
 export function termColor(term: number): ColorName {
   return TERM_COLORS[(Math.max(1, term) - 1) % TERM_COLORS.length]!;
@@ -68,18 +89,29 @@ function bytesText(n: number): string {
   return `${n} B`;
 }
 
-function chartValue(field: keyof typeof CHART_TITLE, v: number): string {
+function chartValue(field: ChartField, v: number): string {
   if (field === 'dbSizeBytes') return bytesText(v);
   if (field === 'revisionsPerSecond') return `${v.toFixed(v < 10 ? 1 : 0)}/s`;
+  if (field === 'watchers') return String(Math.round(v));
   return `${v.toFixed(v < 10 ? 2 : 0)} ms`;
+}
+
+/** A message type as people read it: MsgHeartbeatResp -> heartbeat response. */
+function messageName(t: string): string {
+  const names: Record<string, string> = { MsgApp: 'append', MsgAppResp: 'append response', MsgHeartbeat: 'heartbeat', MsgHeartbeatResp: 'heartbeat response', MsgVote: 'vote request', MsgVoteResp: 'vote', MsgPreVote: 'pre-vote request', MsgPreVoteResp: 'pre-vote', MsgSnap: 'snapshot', MsgTimeoutNow: 'timeout now', MsgReadIndex: 'read index', MsgReadIndexResp: 'read index response' };
+  return names[t] ?? t;
 }
 
 export class EtcdView {
   readonly element: HTMLElement;
   readonly model = new EtcdModel();
+  readonly lens = new RaftLens();
   private readonly canvas: HTMLCanvasElement;
   private readonly stage: HTMLElement;
   private readonly banner: HTMLElement;
+  private readonly lensLabel: HTMLElement;
+  private readonly playButton: HTMLElement;
+  private lastWall = 0;
   private readonly facts: HTMLElement;
   private readonly legend: HTMLElement;
   private readonly live: HTMLElement;
@@ -100,12 +132,31 @@ export class EtcdView {
     this.facts = h('div', { class: 'etcd-facts', 'aria-label': 'Selected etcd member' });
     this.legend = h('div', { class: 'etcd-legend' });
     this.live = h('div', { class: 'sr-only', 'aria-live': 'polite' });
-    this.element = h('div', { class: 'view etcd-view' }, this.legend, this.banner, this.stage, this.facts, this.live);
+    this.lensLabel = h('span', { class: 'etcd-lens-label', role: 'status' });
+    this.playButton = iconButton('etcd-lens-play', 'debug-pause', 'Pause the messages', () => {
+      this.lens.toggle();
+      this.lastDrawn = '';
+      this.host.wake();
+    });
+    const toolbar = h(
+      'div',
+      { class: 'etcd-toolbar', role: 'group', 'aria-label': 'Raft messages in slow motion' },
+      iconButton('etcd-lens-prev', 'debug-step-back', 'Previous message record (a send, a delivery or a drop)', () => this.stepLens(-1)),
+      this.playButton,
+      iconButton('etcd-lens-next', 'debug-step-over', 'Next message record (a send, a delivery or a drop)', () => this.stepLens(1)),
+      this.lensLabel,
+    );
+    this.element = h('div', { class: 'view etcd-view' }, this.legend, toolbar, this.banner, this.stage, this.facts, this.live);
     this.canvas.addEventListener('keydown', (e) => this.onKey(e));
     this.canvas.addEventListener('click', (e) => {
       const r = this.canvas.getBoundingClientRect();
       const name = this.memberAt(e.clientX - r.left, e.clientY - r.top);
       if (name) this.select(name);
+    });
+    this.canvas.addEventListener('mousemove', (e) => {
+      const r = this.canvas.getBoundingClientRect();
+      const text = this.describeAt(e.clientX - r.left, e.clientY - r.top);
+      if (this.canvas.title !== text) this.canvas.title = text;
     });
     new ResizeObserver(() => {
       this.layout = undefined;
@@ -117,26 +168,39 @@ export class EtcdView {
     }).observe(document.body, { attributes: true, attributeFilter: ['class', 'style'] });
   }
 
-  /** Called every frame by the app; returns true while messages are flying (it wants another frame). */
+  /** Called every frame by the app; returns true while the lens plays (it wants another frame). */
   update(active: boolean): boolean {
     this.active = active;
-    if (!active) return false;
     const now = performance.now();
-    const replay = this.host.replayTime();
-    const flying = replay === undefined && this.model.animating(now);
-    const key = `${this.model.generation}|${replay ?? 'live'}|${this.selected ?? ''}`;
-    if (!flying && key === this.lastDrawn) return false;
-    this.lastDrawn = key;
-    this.draw(now, replay);
-    return flying;
+    const dt = this.lastWall === 0 ? 0 : Math.min(100, now - this.lastWall);
+    if (!active) {
+      this.lastWall = 0;
+      return false;
+    }
+    this.lastWall = now;
+    this.lens.follow(this.host.replayTime(), this.model);
+    const wants = this.lens.tick(dt, this.model);
+    const key = `${this.model.generation}|${this.lens.time ?? ''}|${this.lens.playing}|${this.host.replayTime() ?? 'live'}|${this.selected ?? ''}`;
+    if (key !== this.lastDrawn) {
+      this.lastDrawn = key;
+      this.draw(this.lens.time);
+    }
+    if (!wants) this.lastWall = 0;
+    return wants;
   }
 
-  private frame(replay: number | undefined) {
-    return this.model.at(replay);
+  private stepLens(n: number): void {
+    this.lens.step(n, this.model);
+    this.lastDrawn = '';
+    this.host.wake();
   }
 
-  private members(replay: number | undefined): readonly EtcdMemberView[] {
-    return this.frame(replay)?.members ?? [];
+  private frame(time: number | undefined) {
+    return time === undefined ? this.model.latest() : this.model.at(time);
+  }
+
+  private members(time: number | undefined): readonly EtcdMemberView[] {
+    return this.frame(time)?.members ?? [];
   }
 
   private ensureLayout(members: readonly EtcdMemberView[]): EtcdLayout {
@@ -156,13 +220,14 @@ export class EtcdView {
     return this.layout;
   }
 
-  private draw(now: number, replay: number | undefined): void {
+  private draw(time: number | undefined): void {
     this.palette ??= readPalette();
     const p = this.palette.css;
     const font = this.palette.fontFamily;
-    const frame = this.frame(replay);
+    const frame = this.frame(time);
     const members = frame?.members ?? [];
-    this.renderBanner(replay, frame?.time);
+    const air = time === undefined ? [] : this.model.messagesAt(time);
+    this.renderBanner(time, frame?.time, air);
     this.renderLegend();
     const L = this.ensureLayout(members);
     const ctx = this.canvas.getContext('2d');
@@ -201,33 +266,56 @@ export class EtcdView {
     }
     ctx.setLineDash([]);
 
-    // Messages in flight (live only: replay shows states, not old messages).
+    // The messages in the air at the instant drawn.
     this.drawnFlight = [];
-    if (replay === undefined) {
-      for (const m of this.model.inFlight(now)) {
-        const a = pos.get(m.from);
-        const b = pos.get(m.to);
-        if (!a || !b) continue;
-        const pt = flightPoint(a, b, m.progress, a.r, b.r);
-        this.drawnFlight.push({ ...m, x: pt.x, y: pt.y });
-        const color = m.dropped ? p.red : m.msgType.startsWith('MsgHeartbeat') ? p.muted : m.msgType.includes('Vote') ? p.orange : p[termColor(m.term)];
-        const resp = m.msgType.endsWith('Resp');
-        ctx.fillStyle = color;
-        ctx.strokeStyle = color;
-        ctx.lineWidth = 2;
+    for (const m of air) {
+      const a = pos.get(m.from);
+      const b = pos.get(m.to);
+      if (!a || !b) continue;
+      const pt = flightPoint(a, b, m.progress, a.r, b.r);
+      this.drawnFlight.push({ ...m, x: pt.x, y: pt.y });
+      const color = m.state === 'dropped' ? p.red : m.msgType.startsWith('MsgHeartbeat') ? p.muted : m.msgType.includes('Vote') ? p.orange : p[termColor(m.term)];
+      const resp = m.msgType.endsWith('Resp');
+      ctx.fillStyle = color;
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 2;
+      if (m.state === 'instant') {
+        // Sent and delivered in this very instant (instant latency model): an arrow along the lane.
+        const s0 = flightPoint(a, b, 0, a.r, b.r);
+        ctx.setLineDash(resp ? [4, 3] : []);
         ctx.beginPath();
-        if (m.entries > 0) ctx.rect(pt.x - 6, pt.y - 4, 12, 8);
-        else ctx.arc(pt.x, pt.y, 4, 0, 2 * Math.PI);
-        if (resp) ctx.stroke();
-        else ctx.fill();
-        if (m.dropped) {
-          ctx.beginPath();
-          ctx.moveTo(pt.x - 5, pt.y - 5);
-          ctx.lineTo(pt.x + 5, pt.y + 5);
-          ctx.moveTo(pt.x + 5, pt.y - 5);
-          ctx.lineTo(pt.x - 5, pt.y + 5);
-          ctx.stroke();
-        }
+        ctx.moveTo(s0.x, s0.y);
+        ctx.lineTo(pt.x, pt.y);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        const ang = Math.atan2(pt.y - s0.y, pt.x - s0.x);
+        ctx.beginPath();
+        ctx.moveTo(pt.x, pt.y);
+        ctx.lineTo(pt.x - 9 * Math.cos(ang - 0.4), pt.y - 9 * Math.sin(ang - 0.4));
+        ctx.lineTo(pt.x - 9 * Math.cos(ang + 0.4), pt.y - 9 * Math.sin(ang + 0.4));
+        ctx.closePath();
+        ctx.fill();
+        continue;
+      }
+      ctx.beginPath();
+      if (m.entries > 0) ctx.rect(pt.x - 7, pt.y - 5, 14, 10);
+      else ctx.arc(pt.x, pt.y, 5, 0, 2 * Math.PI);
+      if (resp) ctx.stroke();
+      else ctx.fill();
+      if (m.entries > 0) {
+        ctx.font = `10px ${font}`;
+        ctx.fillStyle = p.foreground;
+        ctx.textAlign = 'left';
+        ctx.fillText(`${m.entries}`, pt.x + 9, pt.y + 4);
+      }
+      if (m.state === 'dropped') {
+        ctx.strokeStyle = p.red;
+        ctx.beginPath();
+        ctx.moveTo(pt.x - 6, pt.y - 6);
+        ctx.lineTo(pt.x + 6, pt.y + 6);
+        ctx.moveTo(pt.x + 6, pt.y - 6);
+        ctx.lineTo(pt.x - 6, pt.y + 6);
+        ctx.stroke();
       }
     }
 
@@ -300,7 +388,7 @@ export class EtcdView {
     }
 
     this.drawLogs(ctx, L, members);
-    this.drawCharts(ctx, L, frame.time);
+    this.drawCharts(ctx, L, time ?? frame.time);
     this.updateAria(members, leader);
     this.renderFacts(members);
   }
@@ -367,16 +455,17 @@ export class EtcdView {
     ctx.fillText('faded: appended, not yet committed', x + 6, y);
   }
 
-  private drawCharts(ctx: CanvasRenderingContext2D, L: EtcdLayout, until: number): void {
+  private drawCharts(ctx: CanvasRenderingContext2D, L: EtcdLayout, cursor: number): void {
     const p = this.palette!.css;
     const font = this.palette!.fontFamily;
     for (const c of L.charts) {
-      const s = this.model.series(c.field, until);
+      const s = this.model.series(c.field);
       ctx.strokeStyle = p.boxBorder;
       ctx.lineWidth = 1;
       ctx.strokeRect(c.x + 0.5, c.y + 0.5, c.w - 1, c.h - 1);
       ctx.font = `12px ${font}`;
       ctx.fillStyle = p.foreground;
+      ctx.textAlign = 'left';
       ctx.fillText(CHART_TITLE[c.field], c.x + 8, c.y + 16);
       if (!s.reported) {
         ctx.fillStyle = p.muted;
@@ -384,9 +473,9 @@ export class EtcdView {
         continue;
       }
       const pts = s.points;
-      const last = pts[pts.length - 1];
+      const here = valueAt(pts, cursor);
       ctx.textAlign = 'right';
-      ctx.fillText(last ? chartValue(c.field, last.value) : '—', c.x + c.w - 8, c.y + 16);
+      ctx.fillText(here !== undefined ? chartValue(c.field, here) : '—', c.x + c.w - 8, c.y + 16);
       ctx.textAlign = 'left';
       if (pts.length < 2) continue;
       const t0 = pts[0]!.time;
@@ -395,41 +484,65 @@ export class EtcdView {
       for (const q of pts) max = Math.max(max, q.value);
       if (max <= 0) max = 1;
       const gx = c.x + 8;
-      const gy = c.y + 24;
+      const gy = c.y + 30;
       const gw = c.w - 16;
-      const gh = c.h - 44;
+      const gh = c.h - 50;
+      const X = (t: number) => gx + ((t - t0) / (t1 - t0)) * gw;
       ctx.strokeStyle = p.blue;
       ctx.lineWidth = 1.5;
       ctx.beginPath();
       pts.forEach((q, i) => {
-        const x = gx + ((q.time - t0) / (t1 - t0)) * gw;
         const y = gy + gh - (q.value / max) * gh;
-        if (i === 0) ctx.moveTo(x, y);
-        else ctx.lineTo(x, y);
+        if (i === 0) ctx.moveTo(X(q.time), y);
+        else ctx.lineTo(X(q.time), y);
       });
       ctx.stroke();
+      // The instant drawn.
+      if (cursor >= t0 && cursor <= t1) {
+        ctx.fillStyle = p.focus;
+        ctx.fillRect(Math.round(X(cursor)) - 1, gy - 4, 2, gh + 8);
+      }
       ctx.fillStyle = p.muted;
       ctx.font = `10px ${font}`;
-      ctx.fillText(formatTime(t0), gx, c.y + c.h - 6);
+      ctx.fillText(formatTime(t0).slice(0, 8), gx, c.y + c.h - 6);
       ctx.textAlign = 'right';
-      ctx.fillText(formatTime(t1), gx + gw, c.y + c.h - 6);
-      ctx.fillText(`max ${chartValue(c.field, max)}`, gx + gw, gy + 10);
+      ctx.fillText(formatTime(t1).slice(0, 8), gx + gw, c.y + c.h - 6);
+      ctx.fillText(`max ${chartValue(c.field, max)}`, gx + gw, c.y + 28);
       ctx.textAlign = 'left';
     }
   }
 
-  private renderBanner(replay: number | undefined, time: number | undefined): void {
-    let text = '';
-    if (!this.model.cluster) text = '';
-    else if (replay !== undefined && time === undefined) text = 'The etcd view holds no member status this early (it keeps what it saw since the panel opened).';
-    else if (replay !== undefined && time !== undefined) text = `Replay: the members as they were at ${formatTime(time)} (messages are drawn live only).`;
-    else {
-      const s = this.model.settings;
-      const timing = s ? ` Heartbeat every ${s.tickMs} ms, election timeout ${s.tickMs * s.electionTicks} ms.` : '';
-      if (s && s.rttMs === 0) text = `Messages are replayed in slow motion, each over ~1 s: with the instant latency model they take no virtual time.${timing}`;
-      else if (s) text = `Messages are drawn in slow motion: each takes ${s.rttMs / 2} ms of virtual time (half the ${s.rttMs} ms round trip), shown over ~1 s. WAL fsync ${s.walFsyncMs} ms.${timing}`;
+  private renderBanner(time: number | undefined, frameTime: number | undefined, air: readonly InFlight[]): void {
+    const lens = this.lens;
+    const s = this.model.settings;
+    let banner = '';
+    let label = '';
+    if (this.model.cluster && time !== undefined) {
+      const flying = air.filter((m) => m.state === 'flying').length;
+      const dropped = air.filter((m) => m.state === 'dropped').length;
+      const instant = air.filter((m) => m.state === 'instant').length;
+      const inAir = [flying ? `${flying} in the air` : '', instant ? `${instant} sent and delivered in this instant` : '', dropped ? `${dropped} dropped` : ''].filter(Boolean).join(', ') || 'no message in the air';
+      const skipped = lens.skippedMs > 0.001 ? ` · skipped ${lens.skippedMs >= 1 ? `${lens.skippedMs.toFixed(1)} ms` : `${Math.round(lens.skippedMs * 1000)} µs`} with nothing in the air` : '';
+      label = `${formatMicros(time)} · ${inAir}${skipped}`;
+      const pace = s && s.rttMs > 0 ? `slow motion: one hop (${s.rttMs / 2} ms, half the ${s.rttMs} ms round trip) over ${(FLIGHT_WALL_MS / 1000).toFixed(1)} s` : 'instant latency model: messages take no virtual time, each instant’s are shown as arrows';
+      if (frameTime === undefined) banner = 'The etcd view holds no member status this early (it keeps what it saw since the panel opened).';
+      else if (lens.live) banner = `Live, ${pace}: the newest round of messages. Pause, step, or scrub the timeline to go through every message.`;
+      else banner = `${lens.playing ? 'Playing' : 'Paused'} at the timeline’s instant, ${pace}. Members as their status read at ${formatTime(frameTime)}.`;
+      const from = this.model.messagesFrom;
+      if (from !== undefined && time < from) banner += ` Messages before ${formatTime(from)} are not held.`;
+      if (s) banner += ` Heartbeat every ${s.tickMs} ms, election timeout ${s.tickMs * s.electionTicks} ms, WAL fsync ${s.walFsyncMs} ms.`;
     }
-    if (this.banner.textContent !== text) this.banner.textContent = text;
+    if (this.banner.textContent !== banner) this.banner.textContent = banner;
+    if (this.lensLabel.textContent !== label) this.lensLabel.textContent = label;
+    const playing = lens.playing;
+    const want = playing ? 'debug-pause' : 'play';
+    if (this.playButton.dataset.icon !== want) {
+      this.playButton.dataset.icon = want;
+      this.playButton.replaceChildren(h('span', { class: `codicon codicon-${want}`, 'aria-hidden': 'true' }));
+      const title = playing ? 'Pause the messages' : 'Play the messages in slow motion from here';
+      this.playButton.setAttribute('aria-label', title);
+      this.playButton.setAttribute('title', title);
+    }
   }
 
   private renderLegend(): void {
@@ -442,11 +555,11 @@ export class EtcdView {
       item('candidate', 'candidate'),
       item('pre-candidate', 'pre-candidate'),
       item('partitioned', 'partitioned'),
-      item('msg-app', 'MsgApp (entries)'),
+      item('msg-app', 'append (n entries)'),
       item('msg-heartbeat', 'heartbeat'),
       item('msg-vote', 'vote / pre-vote'),
       item('msg-resp', 'hollow: response'),
-      item('msg-dropped', '✕ dropped'),
+      h('span', { class: 'legend-item' }, h('span', { class: 'etcd-cross', 'aria-hidden': 'true' }, '✕'), 'dropped (member stopped or cut off)'),
     );
   }
 
@@ -492,7 +605,7 @@ export class EtcdView {
   }
 
   private onKey(e: KeyboardEvent): void {
-    const members = this.members(this.host.replayTime());
+    const members = this.members(this.lens.time);
     if (members.length === 0) return;
     const i = Math.max(0, members.findIndex((m) => m.name === this.selected));
     let next: number | undefined;
@@ -511,6 +624,28 @@ export class EtcdView {
     this.live.textContent = `${name} selected`;
   }
 
+  /** The hover text of what is drawn at a point: a message in the air (what it carries, when it left and arrived), or a member. */
+  describeAt(x: number, y: number): string {
+    let best: (typeof this.drawnFlight)[number] | undefined;
+    let bestD = 10;
+    for (const m of this.drawnFlight) {
+      const d = Math.hypot(m.x - x, m.y - y);
+      if (d < bestD) {
+        bestD = d;
+        best = m;
+      }
+    }
+    if (best) {
+      const m = best;
+      const what = `${messageName(m.msgType)} (${m.msgType}) ${m.from} → ${m.to}, term ${m.term}`;
+      const carries = m.msgType === 'MsgApp' ? `, after index ${m.index}, ${m.entries} entr${m.entries === 1 ? 'y' : 'ies'}, leader commit ${m.commit}` : m.msgType === 'MsgHeartbeat' ? `, leader commit ${m.commit}` : m.msgType === 'MsgAppResp' ? `, ${m.reject ? 'rejected: log does not match at' : 'has everything up to'} index ${m.index}` : m.reject ? ', rejected' : '';
+      const end = m.endAt === undefined ? 'not arrived yet' : m.state === 'dropped' || (m.reason !== undefined && m.endAt !== undefined) ? `dropped at ${formatMicros(m.endAt)} (${m.reason === 'partitioned' ? 'cut off by a partition' : 'a member is stopped'})` : `delivered at ${formatMicros(m.endAt)}`;
+      return `${what}${carries}\nsent at ${formatMicros(m.sentAt)}, ${end}`;
+    }
+    const name = this.memberAt(x, y);
+    return name ? `${name}: click for its facts and actions` : '';
+  }
+
   private memberAt(x: number, y: number): string | undefined {
     for (const m of this.drawnMembers) if (Math.hypot(m.x - x, m.y - y) <= m.r + 4) return m.name;
     return undefined;
@@ -518,18 +653,27 @@ export class EtcdView {
 
   hitTest(): EtcdHitTest {
     const replay = this.host.replayTime();
-    const frame = this.frame(replay);
+    const time = this.lens.time;
+    const frame = this.frame(time);
     const members = frame?.members ?? [];
+    const L = this.layout;
     return {
       cluster: this.model.cluster,
-      time: frame?.time,
+      time,
+      frameTime: frame?.time,
       replay: replay !== undefined,
+      lens: { playing: this.lens.playing, live: this.lens.live, skippedMs: this.lens.skippedMs },
+      messagesFrom: this.model.messagesFrom,
       leader: leaderOf(members)?.name,
       members: this.drawnMembers.map((m) => ({ ...m })),
       inFlight: this.drawnFlight.map((m) => ({ ...m })),
-      charts: (['dbSizeBytes', 'revisionsPerSecond', 'commitLatencyMs'] as const).map((field) => {
-        const s = this.model.series(field, frame?.time);
-        return s.reported ? { field, reported: true, points: s.points.length, ...(s.points.length ? { last: s.points[s.points.length - 1]!.value } : {}) } : { field, reported: false, points: 0 };
+      charts: CHART_FIELDS.map((field) => {
+        const box = L?.charts.find((c) => c.field === field) ?? { x: 0, y: 0, w: 0, h: 0 };
+        const at = { x: box.x, y: box.y, w: box.w, h: box.h };
+        const s = this.model.series(field);
+        if (!s.reported) return { field, reported: false, points: 0, ...at };
+        const here = time === undefined ? undefined : valueAt(s.points, time);
+        return { field, reported: true, points: s.points.length, ...(s.points.length ? { last: s.points[s.points.length - 1]!.value } : {}), ...(here !== undefined ? { atCursor: here } : {}), ...at };
       }),
       selected: this.selected,
       at: (x, y) => this.memberAt(x, y),

@@ -12,8 +12,8 @@ import type { EtcdFrameMessage, EtcdMemberView, EtcdMessageView, EtcdResetMessag
 
 /** Wall ms between frames. */
 export const FRAME_MS = 100;
-/** Raft messages per frame at most. */
-export const MAX_MESSAGES = 400;
+/** Raft messages per frame at most (a 3-member cluster sends about 40 a second of virtual time when idle). */
+export const MAX_MESSAGES = 2000;
 /** Frames the webview keeps (charts and replay): 30 minutes of frames at one per virtual second... or more often. */
 export const FRAME_CAPACITY = 6000;
 
@@ -21,7 +21,7 @@ export const FRAME_CAPACITY = 6000;
 export type FeedCluster = Pick<EtcdCluster, 'status' | 'messages' | 'latency' | 'timings'>;
 
 /** Fields MemberStatus gains as the engine reports more (read when present, never invented). */
-type Extra = Partial<{ dbSizeInUseBytes: number; quotaBackendBytes: number; alarms: readonly string[]; revisionsPerSecond: number; commitLatencyMs: number | null }>;
+type Extra = Partial<{ dbSizeInUseBytes: number; quotaBackendBytes: number; alarms: readonly string[]; revisionsPerSecond: number; commitLatencyMs: number | null; watchers: number }>;
 
 export function memberView(s: MemberStatus): EtcdMemberView {
   const x = s as MemberStatus & Extra;
@@ -45,6 +45,7 @@ export function memberView(s: MemberStatus): EtcdMemberView {
     ...(typeof x.dbSizeInUseBytes === 'number' ? { dbSizeInUseBytes: x.dbSizeInUseBytes } : {}),
     ...(typeof x.quotaBackendBytes === 'number' ? { quotaBackendBytes: x.quotaBackendBytes } : {}),
     ...(Array.isArray(x.alarms) ? { alarms: [...x.alarms] } : {}),
+    ...(typeof x.watchers === 'number' ? { watchers: x.watchers } : {}),
     ...(typeof x.revisionsPerSecond === 'number' ? { revisionsPerSecond: x.revisionsPerSecond } : {}),
     ...(x.commitLatencyMs === null || typeof x.commitLatencyMs === 'number' ? { commitLatencyMs: x.commitLatencyMs } : {}),
     log: s.log.map((e) => ({ index: e.index, term: e.term, kind: e.kind })),
@@ -107,18 +108,18 @@ export class EtcdFeed {
     this.timer = timers.setInterval(() => this.flush(false), FRAME_MS);
   }
 
-  /** A (re-)sync: the reset, then a frame with the messages the stream still holds of the last moments. */
+  /** A (re-)sync: the reset, then a frame with every message the stream still holds (it is bounded), for replay. */
   reset(): void {
     this.post({ type: 'etcd.reset', cluster: this.cluster !== undefined, capacity: FRAME_CAPACITY });
     if (!this.cluster) return;
     const held = this.cluster.messages.records().filter((r): r is EtcdMessageRecord => r.type === 'etcd.message');
-    this.pending = held.slice(-MAX_MESSAGES).map(messageView);
+    this.pending = held.map(messageView);
     this.dropped = 0;
-    this.flush(true);
+    this.flush(true, this.pending.length);
   }
 
   /** Posts a frame if virtual time moved or messages were recorded (or `force`). */
-  flush(force: boolean): void {
+  flush(force: boolean, limit = MAX_MESSAGES): void {
     const c = this.cluster;
     if (!c) return;
     const time = this.now();
@@ -126,9 +127,9 @@ export class EtcdFeed {
     this.lastTime = time;
     let messages = this.pending;
     let dropped = this.dropped;
-    if (messages.length > MAX_MESSAGES) {
-      dropped += messages.length - MAX_MESSAGES;
-      messages = messages.slice(-MAX_MESSAGES);
+    if (messages.length > limit) {
+      dropped += messages.length - limit;
+      messages = messages.slice(-limit);
     }
     this.pending = [];
     this.dropped = 0;

@@ -5,7 +5,8 @@ import { EtcdCluster, MODEL_LATENCY } from '../../../src/engine/store/etcdserver
 import { EtcdFeed, MAX_MESSAGES, type FeedTimers } from '../../../src/extension/panel/etcd-feed';
 import { etcdActionsFor, type EtcdFrameMessage, type EtcdResetMessage } from '../../../src/protocol/etcd';
 import { parseWebviewMessage } from '../../../src/protocol/panel';
-import { EtcdModel, FLIGHT_MS, layoutEtcd, leaderOf, logWindow } from '../../../webview/model/etcd';
+import type { EtcdMessageRecord } from '../../../src/engine/trace/etcd';
+import { CHART_FIELDS, EtcdModel, FLIGHT_WALL_MS, formatMicros, layoutEtcd, leaderOf, LIVE_LAG_MS, logWindow, RaftLens } from '../../../webview/model/etcd';
 
 function manualTimers(): FeedTimers & { fire(): void } {
   let fn: (() => void) | undefined;
@@ -28,12 +29,21 @@ async function setup(members = 3) {
   const posted: (EtcdFrameMessage | EtcdResetMessage)[] = [];
   const feed = new EtcdFeed(cluster, () => clock.now(), (m) => posted.push(m), timers);
   const model = new EtcdModel();
-  let wall = 0;
   const pump = () => {
     for (const m of posted.splice(0)) {
       if (m.type === 'etcd.reset') model.reset(m.cluster, m.capacity);
-      else model.add(m, wall);
+      else model.add(m);
     }
+  };
+  /** The engine's message records: each 'sent' with its delivered or dropped record. */
+  const flights = () => {
+    const recs = cluster.messages.records().filter((r): r is EtcdMessageRecord => r.type === 'etcd.message');
+    const out = new Map<number, { sent: EtcdMessageRecord; end?: EtcdMessageRecord }>();
+    for (const r of recs) {
+      if (r.event === 'sent') out.set(r.id, { sent: r });
+      else if (r.cause !== undefined && out.has(r.cause)) out.get(r.cause)!.end = r;
+    }
+    return [...out.values()];
   };
   return {
     clock,
@@ -42,15 +52,14 @@ async function setup(members = 3) {
     model,
     posted,
     timers,
-    /** Advances virtual time by `ms` and lets the feed post a frame, the webview take it at wall time `at`. */
-    async run(ms: number, at = wall) {
+    flights,
+    /** Advances virtual time by `ms` and lets the feed post a frame. */
+    async run(ms: number) {
       await clock.advance(ms);
-      wall = at;
       timers.fire();
       pump();
     },
-    sync(at = 0) {
-      wall = at;
+    sync() {
       feed.reset();
       pump();
     },
@@ -76,47 +85,129 @@ describe('etcd view model', () => {
     t.cluster.close();
   });
 
-  it('pairs each sent message with its delivery and plays it in slow motion, then lets it land', async () => {
+  it('draws each message where its sent and delivered records put it at the instant drawn (RaftScope: (t - sent) / (delivered - sent))', async () => {
     const t = await setup();
-    t.sync(0);
-    await t.run(250, 1000);
-    const flying = t.model.inFlight(1000 + FLIGHT_MS / 2);
-    assert.ok(flying.length > 0, 'heartbeats of the last 250 ms are drawn');
-    const hb = flying.find((m) => m.msgType === 'MsgHeartbeat');
-    assert.ok(hb, `a heartbeat in flight (got ${flying.map((m) => m.msgType).join(', ')})`);
-    assert.equal(hb.from, t.cluster.leader()!.name);
-    assert.ok(hb.progress > 0 && hb.progress <= 1);
-    assert.equal(hb.dropped, false);
-    assert.equal(t.model.inFlight(1000 + FLIGHT_MS + 400).length, 0, 'every message has landed after its flight');
+    t.sync();
+    await t.run(250);
+    const hb = t.flights().find((f) => f.sent.msgType === 'MsgHeartbeat' && f.end?.event === 'delivered')!;
+    assert.ok(hb, 'the leader sent heartbeats in 250 ms');
+    const s = hb.sent.time;
+    const d = hb.end!.time;
+    assert.equal(d - s, MODEL_LATENCY.rttMs / 2, 'a hop takes half the modelled round trip');
+    const mid = t.model.messagesAt(s + (d - s) / 2).find((m) => m.id === hb.sent.id);
+    assert.ok(mid, 'in the air halfway through its flight');
+    assert.equal(mid.state, 'flying');
+    assert.equal(mid.from, t.cluster.leader()!.name);
+    assert.equal(mid.to, hb.sent.to);
+    assert.ok(Math.abs(mid.progress - 0.5) < 1e-9, `progress ${mid.progress}`);
+    assert.deepEqual([mid.sentAt, mid.endAt], [s, d]);
+    assert.equal(t.model.messagesAt(s - 0.001).some((m) => m.id === hb.sent.id), false, 'not before it was sent');
+    assert.equal(t.model.messagesAt(d).some((m) => m.id === hb.sent.id), false, 'gone once delivered');
+    // Replay: a minute later, the instant of that heartbeat still draws it.
+    await t.run(60_000);
+    assert.ok(t.model.messagesAt(s + (d - s) / 4).some((m) => m.id === hb.sent.id && Math.abs(m.progress - 0.25) < 1e-9), 'replayed at its virtual time');
     t.feed.dispose();
     t.cluster.close();
   });
 
-  it('draws messages to a stopped member as dropped, and a new leader with a higher term after the leader stops', async () => {
+  it('draws a message to a stopped member as dropped at the time of the drop, and a new leader with a higher term after the leader stops', async () => {
     const t = await setup();
-    t.sync(0);
-    await t.run(300, 0);
+    t.sync();
+    await t.run(300);
     const old = leaderOf(t.model.latest()!.members)!;
+    const stoppedAt = t.clock.now();
     t.cluster.stop(old.name);
-    await t.run(50, 5000);
+    await t.run(50);
     const after = t.model.latest()!.members.find((m) => m.name === old.name)!;
     assert.equal(after.state, 'stopped');
     assert.deepEqual(etcdActionsFor(after).includes('start'), true);
-    // Followers' responses to the stopped leader are dropped as the message stream records them.
-    await t.run(3000, 10_000);
+    await t.run(3000);
     const frame = t.model.latest()!;
     const lead = leaderOf(frame.members);
     assert.ok(lead, 'a new leader is drawn');
     assert.notEqual(lead.name, old.name);
     assert.ok(lead.term > old.term, `new term ${lead.term} > ${old.term}`);
-    const dropped = t.model.inFlight(10_000 + 100).filter((m) => m.dropped);
-    const any = dropped.length > 0 || t.model.inFlight(10_000 + 100).length > 0;
-    assert.ok(any, 'messages of the last frame are drawn');
+    // The followers' votes and pre-votes to the stopped member were dropped, as the stream recorded.
+    const drop = t.flights().find((f) => f.end?.event === 'dropped' && f.sent.to === old.name && f.sent.time >= stoppedAt)!;
+    assert.ok(drop, 'a message to the stopped member was dropped');
+    const drawn = t.model.messagesAt(drop.end!.time).find((m) => m.id === drop.sent.id);
+    assert.ok(drawn, 'drawn at the instant of its drop');
+    assert.equal(drawn.state, 'dropped');
+    assert.equal(drawn.reason, 'stopped');
+    assert.equal(t.model.messagesAt(drop.end!.time + t.model.dropShownMs + 0.001).some((m) => m.id === drop.sent.id), false, 'and gone a hop later');
     // Replay: the frame before the stop still shows the old leader.
-    const before = t.model.at(t.clock.now() - 3040)!;
+    const before = t.model.at(stoppedAt - 1)!;
     assert.equal(leaderOf(before.members)?.name, old.name);
     t.feed.dispose();
     t.cluster.close();
+  });
+
+  it('the lens stops at the timeline’s instant, steps record by record, plays a flight in slow motion and skips idle time', async () => {
+    const t = await setup();
+    t.sync();
+    await t.run(400);
+    const hb = t.flights().filter((f) => f.sent.msgType === 'MsgHeartbeat' && f.end)[1]!;
+    const lens = new RaftLens();
+    // Scrubbed to just before a heartbeat round: paused there.
+    const base = hb.sent.time - 10;
+    lens.follow(base, t.model);
+    assert.equal(lens.time, base);
+    assert.equal(lens.playing, false);
+    assert.equal(lens.tick(16, t.model), false, 'paused: the lens stays put');
+    // Next record: exactly the first send after the instant.
+    lens.step(1, t.model);
+    const firstAfter = t.flights().map((f) => f.sent.time).filter((x) => x > base).sort((a, b) => a - b)[0];
+    assert.equal(lens.time, firstAfter);
+    lens.step(-1, t.model);
+    assert.ok(lens.time! < firstAfter!, 'and back');
+    // Playing: while a message is in the air, one hop takes FLIGHT_WALL_MS of wall time.
+    lens.follow(undefined, t.model);
+    lens.follow(hb.sent.time, t.model);
+    lens.toggle();
+    assert.equal(lens.playing, true);
+    lens.tick(FLIGHT_WALL_MS / 2, t.model);
+    assert.ok(Math.abs(lens.time! - (hb.sent.time + MODEL_LATENCY.rttMs / 4)) < 1e-9, `halfway through the hop: ${formatMicros(lens.time!)}`);
+    // Once nothing is in the air it jumps to the next record (a heartbeat interval is mostly idle).
+    for (let i = 0; i < 50 && t.model.messagesAt(lens.time!).length > 0; i++) lens.tick(FLIGHT_WALL_MS / 4, t.model);
+    const idleAt = lens.time!;
+    lens.tick(16, t.model);
+    assert.equal(lens.time, t.model.nextEvent(idleAt));
+    assert.ok(lens.skippedMs > 0);
+    t.feed.dispose();
+    t.cluster.close();
+  });
+
+  it('live, the lens plays the newest round and never lags the cluster by more than LIVE_LAG_MS for long', async () => {
+    const t = await setup();
+    t.sync();
+    await t.run(200);
+    const lens = new RaftLens();
+    lens.follow(undefined, t.model);
+    assert.equal(lens.playing, true);
+    assert.equal(lens.live, true);
+    await t.run(5000);
+    for (let i = 0; i < 40; i++) lens.tick(100, t.model);
+    const head = t.model.latest()!.time;
+    assert.ok(head - lens.time! <= LIVE_LAG_MS + 100, `lens at ${formatMicros(lens.time!)}, head at ${formatMicros(head)}`);
+    t.feed.dispose();
+    t.cluster.close();
+  });
+
+  it('with the instant latency model, an instant’s messages are drawn as sent and delivered in that instant', async () => {
+    const clock = new Clock(Date.UTC(2025, 0, 1));
+    const cluster = new EtcdCluster({ clock, random: new Random('etcd-view-instant'), members: 3, latency: { apiserverMs: 0, rttMs: 0, walFsyncMs: 0 } });
+    const timers = manualTimers();
+    const model = new EtcdModel();
+    const feed = new EtcdFeed(cluster, () => clock.now(), (m) => (m.type === 'etcd.reset' ? model.reset(m.cluster, m.capacity) : model.add(m)), timers);
+    feed.reset();
+    await clock.advance(300);
+    timers.fire();
+    const hb = cluster.messages.records().find((r) => r.type === 'etcd.message' && r.event === 'sent' && r.msgType === 'MsgHeartbeat')!;
+    const drawn = model.messagesAt(hb.time).find((m) => m.id === hb.id);
+    assert.equal(drawn?.state, 'instant');
+    assert.equal(model.messagesAt(hb.time + 0.001).some((m) => m.id === hb.id), false);
+    feed.dispose();
+    cluster.close();
   });
 
   it('charts only what the engine reports: db size always, the others when the status carries them', async () => {
@@ -130,6 +221,9 @@ describe('etcd view model', () => {
     const status = t.cluster.status()[0] as unknown as Record<string, unknown>;
     assert.equal(t.model.series('revisionsPerSecond').reported, 'revisionsPerSecond' in status);
     assert.equal(t.model.series('commitLatencyMs').reported, 'commitLatencyMs' in status);
+    const watchers = t.model.series('watchers');
+    assert.equal(watchers.reported, 'watchers' in status);
+    if (watchers.reported) assert.equal(watchers.points[watchers.points.length - 1]!.value, t.cluster.status().reduce((n, m) => n + (m.state === 'running' ? m.watchers : 0), 0), 'the sum over the running members');
     t.feed.dispose();
     t.cluster.close();
   });
@@ -137,13 +231,14 @@ describe('etcd view model', () => {
   it('bounds a burst of messages per frame and says how many it left out', async () => {
     const t = await setup();
     t.sync();
-    await t.run(20_000);
+    await t.run(120_000);
     const frames = t.posted;
     assert.equal(frames.length, 0);
     const last = t.model.latest()!;
     assert.ok(last);
-    assert.ok(t.model.droppedMessages > 0, 'twenty seconds of heartbeats exceed one frame');
+    assert.ok(t.model.droppedMessages > 0, 'two minutes of heartbeats and their responses exceed one frame');
     assert.ok(t.model.messageCounts().get('MsgHeartbeat')! <= 2 * MAX_MESSAGES);
+    assert.ok(t.model.messagesFrom! > t.clock.now() - 120_000, 'the messages held begin after the hole the burst left');
     t.feed.dispose();
     t.cluster.close();
   });
@@ -158,8 +253,9 @@ describe('etcd view model', () => {
         assert.ok(node.y - node.r >= 0 && node.y + node.r <= L.charts[0]!.y, `${node.name} above the charts`);
       }
       assert.ok(L.logs.y + n * L.logs.rowH <= L.charts[0]!.y);
-      assert.equal(L.charts.length, 3);
-      assert.ok(L.charts[2]!.x + L.charts[2]!.w <= 1300);
+      assert.equal(L.charts.length, CHART_FIELDS.length);
+      const last = L.charts[L.charts.length - 1]!;
+      assert.ok(last.x + last.w <= 1300);
     }
     const w = logWindow([{ lastIndex: 120 } as never, { lastIndex: 90 } as never], 50);
     assert.deepEqual(w, { from: 71, to: 120 });
