@@ -7,7 +7,7 @@
  * operations) goes out as API requests with the current user's identity, so RBAC answers.
  */
 import { createCluster, type Cluster } from '../engine/cluster';
-import { SLOW_DISK_FSYNC_MS, type LatencySetting, type MemberStatus } from '../engine/store/etcdserver';
+import { alarmText, EtcdClient, SLOW_DISK_FSYNC_MS, type LatencySetting, type MemberStatus } from '../engine/store/etcdserver';
 import type { KubeObject } from '../engine/api/types';
 import { formatKubectlError } from '../engine/kubectl/format';
 import { StatusError, type Status } from '../engine/api/status';
@@ -127,7 +127,8 @@ function etcdOptions(settings: KubeSimSettings): { members: number; latency?: La
   return { members: e.members };
 }
 
-export type EtcdMemberAction = 'stop' | 'start' | 'partition' | 'heal' | 'slow';
+/** Faults on a member, and etcd's maintenance (compact the history, defragment a member's bbolt file, disarm the alarms). */
+export type EtcdMemberAction = 'stop' | 'start' | 'partition' | 'heal' | 'slow' | 'compact' | 'defragment' | 'disarm';
 
 export class ClusterHost {
   user: Identity;
@@ -427,7 +428,12 @@ export class ClusterHost {
     return this.cluster.etcd?.status();
   }
 
-  /** A fault on an etcd member (what `kubesim apply --etcd-fault ACTION:MEMBER` does). */
+  /**
+   * A fault on an etcd member (what `kubesim apply --etcd-fault ACTION:MEMBER` does), or etcd's
+   * maintenance as etcdctl runs it: compact (the cluster's history up to the current revision,
+   * through Raft; `member` is the endpoint asked), defragment (that member's bbolt file), disarm
+   * (every alarm, through Raft). The lines are etcdctl's.
+   */
   etcdAction(action: EtcdMemberAction, member: string): Promise<OperationResult> {
     return operation(async () => {
       const etcd = this.cluster.etcd;
@@ -449,6 +455,23 @@ export class ClusterHost {
         case 'slow':
           etcd.slowDisk(m.name);
           return `etcd member ${m.name}'s disk is slow (each WAL fsync takes ${SLOW_DISK_FSYNC_MS} ms)`;
+        case 'compact': {
+          const store = this.cluster.store;
+          const { revision } = await this.cluster.drive(store.status());
+          await this.cluster.drive(store.compact(revision));
+          return `compacted revision ${revision}`;
+        }
+        case 'defragment': {
+          const before = m.mvcc.dbSizeBytes;
+          etcd.defragment(m.name);
+          return `Finished defragmenting etcd member[${m.name}] (db size ${before} bytes before, ${m.mvcc.dbSizeBytes} after)`;
+        }
+        case 'disarm': {
+          const store = this.cluster.store;
+          if (!(store instanceof EtcdClient)) throw new Error('kubesim: the cluster is stored in a real etcd; its members are not simulated');
+          const disarmed = await this.cluster.drive(store.alarmDisarmAll());
+          return disarmed.length > 0 ? disarmed.map(alarmText) : 'no alarm was raised: nothing to disarm';
+        }
       }
     });
   }

@@ -91,7 +91,7 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
     apiEndpoint,
     vscode.window.createTreeView('kubesim.cluster', { treeDataProvider: tree, showCollapseAll: true }),
     etcdTree,
-    vscode.window.createTreeView('kubesim.etcd', { treeDataProvider: etcdTree }),
+    etcdTree.attach(vscode.window.createTreeView('kubesim.etcd', { treeDataProvider: etcdTree })),
     ...registerEtcdCommands(services, etcdTree, (member) => showEtcd(services, member)),
     ...registerManifestCommands(services),
     ...registerClockCommands(services),

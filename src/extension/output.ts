@@ -10,6 +10,9 @@ import type { Report } from './messages';
 const KEPT_LINES = 2000;
 const KEPT_NOTIFICATIONS = 50;
 
+/** How long a quiet report stays in the status bar. */
+const STATUS_MESSAGE_MS = 6000;
+
 export class Output implements vscode.Disposable {
   private channel: vscode.OutputChannel | undefined;
   private readonly kept: string[] = [];
@@ -35,8 +38,19 @@ export class Output implements vscode.Disposable {
   }
 
   /** The command line, kubectl's lines, and the summary as a notification. */
-  report(header: string, report: Report): void {
+  /**
+   * The lines under their command in the output, and a notification; `quiet`: a success is said
+   * in the status bar instead (what it changed is on screen: the etcd view, the sidebar), so
+   * that a learner's clicks do not pile notifications over the picture. Errors always notify.
+   */
+  report(header: string, report: Report, options: { quiet?: boolean } = {}): void {
     this.append([header, ...report.lines, '']);
+    if (options.quiet && report.severity === 'info') {
+      this.notifications.push({ severity: report.severity, message: report.summary });
+      if (this.notifications.length > KEPT_NOTIFICATIONS) this.notifications.shift();
+      vscode.window.setStatusBarMessage(`$(check) ${report.summary}`, STATUS_MESSAGE_MS);
+      return;
+    }
     this.notify(report.severity, report.summary);
   }
 

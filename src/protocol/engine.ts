@@ -108,7 +108,8 @@ export interface StepReply {
   readonly first?: { readonly revision?: number; readonly actor: string; readonly text: string };
 }
 
-export type EtcdMemberActionWire = 'stop' | 'start' | 'partition' | 'heal' | 'slow';
+export const ETCD_MEMBER_ACTIONS = ['stop', 'start', 'partition', 'heal', 'slow', 'compact', 'defragment', 'disarm'] as const;
+export type EtcdMemberActionWire = (typeof ETCD_MEMBER_ACTIONS)[number];
 
 /** Each call: its parameters and what the reply carries. */
 export interface EngineCalls {
@@ -346,7 +347,7 @@ const PARAMS: { readonly [M in EngineMethod]: (p: Record<string, unknown>) => st
   objectYaml: (p) => objectRefError(p.ref),
   knownSubjects: none,
   etcdMembers: none,
-  etcdAction: (p) => (['stop', 'start', 'partition', 'heal', 'slow'].includes(p.action as string) && short(p.member) ? undefined : 'expected { action: stop|start|partition|heal|slow, member }'),
+  etcdAction: (p) => ((ETCD_MEMBER_ACTIONS as readonly string[]).includes(p.action as string) && short(p.member) ? undefined : `expected { action: ${ETCD_MEMBER_ACTIONS.join('|')}, member }`),
   resyncMirror: none,
   watchObject: (p) => (isInt(p.watchId) ? objectRefError(p.ref) : 'watchId: expected an integer'),
   unwatchObject: (p) => (isInt(p.watchId) ? undefined : 'watchId: expected an integer'),

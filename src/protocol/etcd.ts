@@ -109,21 +109,49 @@ export interface EtcdFrameMessage {
 
 // ---- webview -> host ----------------------------------------------------------------------
 
-export const ETCD_ACTIONS = ['stop', 'start', 'partition', 'heal', 'slow'] as const;
+/** Faults on a member, then etcd's maintenance: compact the history, defragment the member's bbolt file, disarm every alarm. */
+export const ETCD_ACTIONS = ['stop', 'start', 'partition', 'heal', 'slow', 'compact', 'defragment', 'disarm'] as const;
 export type EtcdAction = (typeof ETCD_ACTIONS)[number];
+/** The maintenance actions, which the view offers apart from the faults. */
+export const ETCD_MAINTENANCE: readonly EtcdAction[] = ['compact', 'defragment', 'disarm'];
 
-/** A fault asked for from the etcd view (the same as the sidebar's actions). */
+/** A fault or a maintenance step asked for from the etcd view (the same as the sidebar's actions). */
 export interface EtcdActionMessage {
   readonly type: 'etcdAction';
   readonly action: EtcdAction;
-  /** A member name (etcd-0 ...). */
+  /** A member name (etcd-0 ...): the member acted on, or the endpoint asked (compact, disarm). */
   readonly member: string;
+}
+
+/** How an action from the etcd view went: etcdctl's lines, or the error (host -> webview). */
+export interface EtcdResultMessage {
+  readonly type: 'etcd.result';
+  readonly action: EtcdAction;
+  readonly member: string;
+  readonly ok: boolean;
+  readonly lines: readonly string[];
+}
+
+/**
+ * What a client sees while an alarm is raised, in etcd's words (etcdserver's ErrGRPCNoSpace and
+ * ErrGRPCCorrupt): a write refused with NOSPACE's text is the cluster telling why.
+ */
+export const ALARM_TEXT: Readonly<Record<string, string>> = {
+  NOSPACE: 'etcdserver: mvcc: database space exceeded',
+  CORRUPT: 'etcdserver: corrupt cluster',
+};
+
+/** The alarms raised in a frame's members, each with the members that raised it. */
+export function raisedAlarms(members: readonly Pick<EtcdMemberView, 'name' | 'alarms' | 'state'>[]): { alarm: string; text: string; members: string[] }[] {
+  const out = new Map<string, string[]>();
+  for (const m of members) for (const a of m.alarms ?? []) out.set(a, [...(out.get(a) ?? []), m.name]);
+  return [...out].sort(([a], [b]) => (a < b ? -1 : 1)).map(([alarm, names]) => ({ alarm, text: ALARM_TEXT[alarm] ?? `alarm ${alarm}`, members: names }));
 }
 
 /** Member names as EtcdCluster gives them. */
 export const ETCD_MEMBER_NAME = /^etcd-[0-9]{1,2}$/;
 
-/** The action a member allows in its state (the sidebar's menus follow the same rule). */
+/** The faults a member allows in its state (the sidebar's menus follow the same rule). */
 export function etcdActionsFor(m: Pick<EtcdMemberView, 'state' | 'partitioned' | 'slowFsyncMs'>): EtcdAction[] {
   const out: EtcdAction[] = [];
   out.push(m.state === 'running' ? 'stop' : 'start');

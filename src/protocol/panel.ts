@@ -5,7 +5,7 @@
  * untrusted input: everything it sends goes through `parseWebviewMessage` before the host acts.
  */
 import type { TraceRecord } from '../engine/trace/types';
-import { ETCD_ACTIONS, ETCD_MEMBER_NAME, type EtcdActionMessage, type EtcdFrameMessage, type EtcdResetMessage } from './etcd';
+import { ETCD_ACTIONS, ETCD_MEMBER_NAME, type EtcdActionMessage, type EtcdFrameMessage, type EtcdResetMessage, type EtcdResultMessage } from './etcd';
 import { VIEW_KINDS, type ConditionView, type StateMessage, type StateResetMessage, type ViewKind } from './cluster-state';
 
 /** Every record the panel shows: the engine's trace records, as they are. */
@@ -96,7 +96,7 @@ export interface ShowDetailsMessage {
   readonly name: string;
 }
 
-export type HostMessage = ResetMessage | RecordsMessage | RevisionMessage | StateResetMessage | StateMessage | DetailsMessage | ShowDetailsMessage | EtcdResetMessage | EtcdFrameMessage | ShowEtcdMessage;
+export type HostMessage = ResetMessage | RecordsMessage | RevisionMessage | StateResetMessage | StateMessage | DetailsMessage | ShowDetailsMessage | EtcdResetMessage | EtcdFrameMessage | EtcdResultMessage | ShowEtcdMessage;
 
 /** Bring the etcd tab forward (Show etcd, a click on a member in the sidebar). */
 export interface ShowEtcdMessage {
@@ -176,7 +176,7 @@ export function parseWebviewMessage(raw: unknown): Parsed<WebviewMessage> {
       case 'etcdAction': {
         const keys = onlyKeys(fields, ['type', 'action', 'member']);
         if (keys) return keys;
-        if (typeof fields.action !== 'string' || !(ETCD_ACTIONS as readonly string[]).includes(fields.action)) return fail('action: not one of stop, start, partition, heal, slow');
+        if (typeof fields.action !== 'string' || !(ETCD_ACTIONS as readonly string[]).includes(fields.action)) return fail(`action: not one of ${ETCD_ACTIONS.join(', ')}`);
         if (typeof fields.member !== 'string' || !ETCD_MEMBER_NAME.test(fields.member)) return fail('member: not an etcd member name (etcd-0 ...)');
         return { ok: true, message: { type: 'etcdAction', action: fields.action as EtcdActionMessage['action'], member: fields.member } };
       }

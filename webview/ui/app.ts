@@ -420,6 +420,10 @@ export class App implements ListViewHost {
         this.etcd.model.add(message);
         this.schedule();
         return;
+      case 'etcd.result':
+        this.etcd.showResult(message);
+        this.schedule();
+        return;
       case 'showEtcd':
         if (message.member) this.etcd.select(message.member);
         this.showTab('etcd');

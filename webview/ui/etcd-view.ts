@@ -12,7 +12,7 @@
  * `hitTest` is the model layer the UI tests read: which member is drawn where, with which role,
  * term and log, and which messages are in flight.
  */
-import { etcdActionsFor, type EtcdAction, type EtcdMemberView } from '../../src/protocol/etcd';
+import { etcdActionsFor, raisedAlarms, type EtcdAction, type EtcdMemberView, type EtcdResultMessage } from '../../src/protocol/etcd';
 import { CHART_FIELDS, EtcdModel, FLIGHT_WALL_MS, flightPoint, formatMicros, layoutEtcd, leaderOf, logWindow, memberStateText, RaftLens, roleText, type ChartField, type EtcdLayout, type InFlight } from '../model/etcd';
 import { formatTime } from '../model/format';
 import { button, iconButton } from './components';
@@ -75,7 +75,9 @@ function valueAt(pts: readonly { time: number; value: number }[], t: number): nu
 
 /** Term colours, cycled: term 1 blue, 2 green, 3 purple, ... */
 const TERM_COLORS: readonly ColorName[] = ['blue', 'green', 'purple', 'orange', 'yellow'];
-const ACTION_LABEL: Record<EtcdAction, string> = { stop: 'Stop', start: 'Start', partition: 'Partition', heal: 'Heal', slow: 'Slow disk' };
+const ACTION_LABEL: Record<EtcdAction, string> = { stop: 'Stop', start: 'Start', partition: 'Partition', heal: 'Heal', slow: 'Slow disk', compact: 'Compact', defragment: 'Defragment', disarm: 'Disarm alarms' };
+const PENDING_LABEL: Record<EtcdAction, string> = { stop: 'Stopping', start: 'Starting', partition: 'Partitioning', heal: 'Healing', slow: 'Slowing the disk', compact: 'Compacting', defragment: 'Defragmenting', disarm: 'Disarming' };
+const RESULT_LABEL: Record<EtcdAction, string> = { stop: 'Stop', start: 'Start', partition: 'Partition', heal: 'Heal', slow: 'Slow disk', compact: 'Compact', defragment: 'Defragment', disarm: 'Disarm alarms' };
 const CHART_TITLE: Record<ChartField, string> = { dbSizeBytes: 'db size (bbolt file)', revisionsPerSecond: 'revisions/s', commitLatencyMs: 'commit latency', watchers: 'watchers' };
 
 export function termColor(term: number): ColorName {
@@ -113,6 +115,10 @@ export class EtcdView {
   private readonly playButton: HTMLElement;
   private lastWall = 0;
   private readonly facts: HTMLElement;
+  private readonly alarm: HTMLElement;
+  /** The action asked from this view and not answered yet, and the last answer. */
+  private pending: { action: EtcdAction; member: string } | undefined;
+  private result: { action: EtcdAction; ok: boolean; lines: string[] } | undefined;
   private readonly legend: HTMLElement;
   private readonly live: HTMLElement;
   private palette: Palette | undefined;
@@ -130,6 +136,7 @@ export class EtcdView {
     this.stage = h('div', { class: 'etcd-stage' }, this.canvas);
     this.banner = h('div', { class: 'etcd-banner', role: 'note' });
     this.facts = h('div', { class: 'etcd-facts', 'aria-label': 'Selected etcd member' });
+    this.alarm = h('div', { class: 'etcd-alarm', role: 'alert' });
     this.legend = h('div', { class: 'etcd-legend' });
     this.live = h('div', { class: 'sr-only', 'aria-live': 'polite' });
     this.lensLabel = h('span', { class: 'etcd-lens-label', role: 'status' });
@@ -146,7 +153,7 @@ export class EtcdView {
       iconButton('etcd-lens-next', 'debug-step-over', 'Next message record (a send, a delivery or a drop)', () => this.stepLens(1)),
       this.lensLabel,
     );
-    this.element = h('div', { class: 'view etcd-view' }, this.legend, toolbar, this.banner, this.stage, this.facts, this.live);
+    this.element = h('div', { class: 'view etcd-view' }, this.legend, toolbar, this.alarm, this.banner, this.stage, this.facts, this.live);
     this.canvas.addEventListener('keydown', (e) => this.onKey(e));
     this.canvas.addEventListener('click', (e) => {
       const r = this.canvas.getBoundingClientRect();
@@ -228,6 +235,7 @@ export class EtcdView {
     const members = frame?.members ?? [];
     const air = time === undefined ? [] : this.model.messagesAt(time);
     this.renderBanner(time, frame?.time, air);
+    this.renderAlarm(members);
     this.renderLegend();
     const L = this.ensureLayout(members);
     const ctx = this.canvas.getContext('2d');
@@ -357,10 +365,12 @@ export class EtcdView {
       ctx.fillText(`term ${m.term}`, n.x, n.y + 10);
       // Role, indexes and flags on the side away from the ring's centre (clear of the message lanes).
       const flags = [m.partitioned ? 'partitioned' : '', m.slowFsyncMs !== undefined ? `slow disk ${m.slowFsyncMs} ms` : ''].filter(Boolean).join(' · ');
+      const alarms = (m.alarms ?? []).map((a) => `alarm ${a}`).join(' · ');
       const lines: { text: string; color: string; bold?: boolean }[] = [
         { text: roleText(m), color: stopped ? p.muted : p.foreground, bold: m.role === 'leader' && !stopped },
         { text: `commit ${m.commitIndex} · applied ${m.appliedIndex}`, color: p.muted },
         ...(flags ? [{ text: flags, color: m.partitioned ? p.red : p.orange }] : []),
+        ...(alarms ? [{ text: alarms, color: p.red, bold: true }] : []),
       ];
       const up = members.length > 1 && n.y < L.ring.cy - 1;
       lines.forEach((line, i) => {
@@ -571,10 +581,12 @@ export class EtcdView {
       return;
     }
     const replay = this.host.replayTime() !== undefined;
-    const key = JSON.stringify([m, replay]);
+    const raised = raisedAlarms(members);
+    const key = JSON.stringify([m, replay, raised, this.pending, this.result]);
     if (key === this.factsFor) return;
     this.factsFor = key;
-    const db = `${bytesText(m.dbSizeBytes)}${m.dbSizeInUseBytes !== undefined ? ` (in use ${bytesText(m.dbSizeInUseBytes)})` : ''}`;
+    const quota = m.quotaBackendBytes !== undefined && m.quotaBackendBytes > 0 ? ` of ${bytesText(m.quotaBackendBytes)} quota` : '';
+    const db = `${bytesText(m.dbSizeBytes)}${m.dbSizeInUseBytes !== undefined ? ` (in use ${bytesText(m.dbSizeInUseBytes)})` : ''}${quota}`;
     const rows: [string, string][] = [
       ['member', `${m.name} (ID ${m.id})`],
       ['role', `${roleText(m)}${m.lead ? ` · knows ${m.lead} as leader` : ' · knows no leader'}${m.vote ? ` · voted for ${m.vote}` : ''}`],
@@ -582,15 +594,63 @@ export class EtcdView {
       ['raft', `term ${m.term} · log ${m.firstIndex}–${m.lastIndex} · commit ${m.commitIndex} · applied ${m.appliedIndex}`],
       ['mvcc', `revision ${m.revision} · compacted at ${m.compactRevision} · db ${db}`],
     ];
-    if (m.alarms && m.alarms.length > 0) rows.push(['alarms', m.alarms.join(', ')]);
-    const actions = replay
-      ? [h('span', { class: 'muted' }, 'Go live on the timeline to act on members.')]
-      : etcdActionsFor(m).map((a) => button(`etcd-${a}`, `${ACTION_LABEL[a]} ${m.name}`, () => this.host.act(a, m.name)));
+    if (m.alarms && m.alarms.length > 0) rows.push(['alarms', raisedAlarms([m]).map((x) => `${x.alarm}: ${x.text}`).join('; ')]);
+    const busy = this.pending !== undefined;
+    const act = (a: EtcdAction, label: string, member: string) => {
+      const b = button(`etcd-${a}`, this.pending?.action === a ? `${PENDING_LABEL[a]}…` : label, () => {
+        if (this.pending) return;
+        this.pending = { action: a, member };
+        this.result = undefined;
+        this.factsFor = '';
+        this.renderFacts(this.members(this.lens.time));
+        this.host.act(a, member);
+      });
+      if (busy) b.setAttribute('disabled', '');
+      return b;
+    };
+    const running = m.state === 'running';
+    const faults = replay ? [h('span', { class: 'muted' }, 'Go live on the timeline to act on members.')] : etcdActionsFor(m).map((a) => act(a, `${ACTION_LABEL[a]} ${m.name}`, m.name));
+    const endpoint = leaderOf(members)?.name ?? members.find((x) => x.state === 'running')?.name;
+    const maintenance = replay
+      ? []
+      : [
+          ...(endpoint ? [act('compact', 'Compact history', endpoint)] : []),
+          ...(running ? [act('defragment', `Defragment ${m.name}`, m.name)] : []),
+          ...(endpoint && raised.length > 0 ? [act('disarm', 'Disarm alarms', endpoint)] : []),
+        ];
+    const status = this.pending
+      ? h('div', { class: 'etcd-result', role: 'status' }, h('span', { class: 'codicon codicon-loading codicon-modifier-spin', 'aria-hidden': 'true' }), ` ${PENDING_LABEL[this.pending.action]} (${this.pending.member})…`)
+      : this.result
+        ? h('div', { class: `etcd-result ${this.result.ok ? '' : 'error'}`, role: 'status' }, h('span', { class: 'muted' }, `${RESULT_LABEL[this.result.action]}: `), this.result.lines.join('\n'))
+        : h('div', { class: 'etcd-result', role: 'status' });
     replaceChildren(
       this.facts,
       h('dl', { class: 'etcd-facts-list' }, ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
-      h('div', { class: 'etcd-actions', role: 'group', 'aria-label': `Actions on ${m.name}` }, ...actions),
+      h(
+        'div',
+        { class: 'etcd-action-groups' },
+        h('div', { class: 'etcd-actions', role: 'group', 'aria-label': `Faults on ${m.name}` }, h('span', { class: 'etcd-actions-title' }, 'Break'), ...faults),
+        ...(maintenance.length ? [h('div', { class: 'etcd-actions', role: 'group', 'aria-label': 'etcd maintenance' }, h('span', { class: 'etcd-actions-title' }, 'Maintain'), ...maintenance)] : []),
+        status,
+      ),
     );
+  }
+
+  /** The host's answer to an action asked from this view. */
+  showResult(message: EtcdResultMessage): void {
+    this.pending = undefined;
+    this.result = { action: message.action, ok: message.ok, lines: [...message.lines] };
+    this.factsFor = '';
+    this.lastDrawn = '';
+  }
+
+  /** What the view's alarm banner says (etcd's text, who raised it, the way out), or '' with no alarm. */
+  private renderAlarm(members: readonly EtcdMemberView[]): void {
+    const raised = raisedAlarms(members);
+    const text = raised
+      .map((a) => `${a.alarm} raised by ${a.members.join(', ')}: “${a.text}”.${a.alarm === 'NOSPACE' ? ' The database reached its quota: the cluster takes only reads, deletes and compactions. Compact the history, defragment each member, then disarm the alarm.' : ''}`)
+      .join(' ');
+    if (this.alarm.textContent !== text) this.alarm.textContent = text;
   }
 
   private updateAria(members: readonly EtcdMemberView[], leader?: EtcdMemberView): void {

@@ -33,9 +33,9 @@ export function progress<T>(title: string, work: () => Promise<T>): Thenable<T> 
 }
 
 /** An operation's kubectl lines (or error) under its command line, and the notification. */
-export function reportOperation(s: Services, host: ClusterHost, command: string, result: OperationResult): void {
+export function reportOperation(s: Services, host: ClusterHost, command: string, result: OperationResult, options: { quiet?: boolean } = {}): void {
   const lines = result.ok ? result.lines.map((message) => ({ ok: true, message })) : [{ ok: false, message: result.message }];
-  s.output.report(commandHeader(command, host.user), formatResults(lines, 'error: nothing to do'));
+  s.output.report(commandHeader(command, host.user), formatResults(lines, 'error: nothing to do'), options);
 }
 
 /** A tree element passed by a context menu, if the command was run from one. */

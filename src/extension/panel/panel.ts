@@ -11,6 +11,8 @@ import type { ViewKind } from '../../protocol/cluster-state';
 import { createNonce, panelHtml } from './html';
 import type { PanelHost } from './host';
 import type { PanelConnection } from './feed';
+import type { EtcdAction } from '../../protocol/etcd';
+import type { OperationReply } from '../../protocol/engine';
 
 export const PANEL_VIEW_TYPE = 'kubesim.controlPlane';
 
@@ -22,6 +24,18 @@ export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptio
     localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
   };
 }
+
+/** The command each etcd view action runs. */
+const ETCD_COMMANDS: Record<EtcdAction, string> = {
+  stop: 'kubesim.etcd.stopMember',
+  start: 'kubesim.etcd.startMember',
+  partition: 'kubesim.etcd.partitionMember',
+  heal: 'kubesim.etcd.healMember',
+  slow: 'kubesim.etcd.slowMember',
+  compact: 'kubesim.etcd.compact',
+  defragment: 'kubesim.etcd.defragmentMember',
+  disarm: 'kubesim.etcd.disarmAlarms',
+};
 
 export class ControlPlanePanel {
   /** The feed of the cluster the webview was last synced with. */
@@ -98,10 +112,18 @@ export class ControlPlanePanel {
         // The walkthrough's "Scrub back to before the apply" step waits for this context key.
         await vscode.commands.executeCommand('setContext', 'kubesim.walkthrough.scrubbed', true);
         return;
-      case 'etcdAction':
-        // The same command the sidebar's action runs (it reports what it did, or why not).
-        await vscode.commands.executeCommand(`kubesim.etcd.${message.action}Member`, message.member);
+      case 'etcdAction': {
+        // The same command the sidebar's action runs (it reports what it did, or why not); the view shows its result.
+        let result: OperationReply | undefined;
+        try {
+          result = await vscode.commands.executeCommand<OperationReply | undefined>(ETCD_COMMANDS[message.action], message.member);
+        } catch (err) {
+          result = { ok: false, message: err instanceof Error ? err.message : String(err) };
+        }
+        result ??= { ok: false, message: 'nothing was done' };
+        this.post({ type: 'etcd.result', action: message.action, member: message.member, ok: result.ok, lines: result.ok ? result.lines : [result.message] });
         return;
+      }
     }
   }
 

@@ -2,37 +2,22 @@
  * The etcd section of the sidebar: the simulated etcd's members as the engine reports them
  * (EtcdCluster.status()), each with its role, term, commit index and state, and the actions a
  * learner breaks it with (Stop, Start, Partition, Heal, Slow disk) inline and in its context
- * menu. It re-reads the members when the trace records a member event (an election, a fault)
- * and when an action was taken, at most every REFRESH_MS.
+ * menu, beside etcd's maintenance (Defragment a member; Compact and Disarm Alarms in the title
+ * bar). A raised alarm shows on the members that raised it, as the view's message in etcd's
+ * words (`etcdserver: mvcc: database space exceeded`) and as a badge. It re-reads the members
+ * when the engine reports a member event (an election, a fault, an alarm) and when an action
+ * was taken, at most every REFRESH_MS.
  */
 import * as vscode from 'vscode';
 import type { MemberStatus } from '../../engine/store/etcdserver';
 import type { ClusterSession } from '../session';
+import { alarmMessage, memberItem } from './etcd-items';
 
 const REFRESH_MS = 200;
 
 export interface EtcdMemberElement {
   readonly type: 'etcdMember';
   readonly member: string;
-}
-
-/** The item of a member, as plain data (the tests read it). */
-export function memberItem(m: MemberStatus): { label: string; description: string; tooltip: string; contextValue: string; icon: string; color?: string } {
-  const stopped = m.state === 'stopped';
-  const role = stopped ? 'stopped' : m.role;
-  const flags = [m.partitioned ? 'partitioned' : '', m.slowFsyncMs !== undefined ? 'slow disk' : ''].filter(Boolean);
-  const description = [role, `term ${m.term}`, `commit ${m.commitIndex}`, ...flags].join(' · ');
-  const tooltip = [
-    `${m.name} (member ID ${m.id})`,
-    `role: ${role}${m.lead ? `, knows ${m.lead} as leader` : ', knows no leader'}`,
-    `term ${m.term}, log ${m.firstIndex}–${m.lastIndex}, commit ${m.commitIndex}, applied ${m.appliedIndex}`,
-    `revision ${m.revision}, db ${m.dbSizeBytes} bytes`,
-    `state: ${stopped ? 'stopped' : 'running'}${m.partitioned ? ', partitioned from the other members' : ''}${m.slowFsyncMs !== undefined ? `, slow disk (${m.slowFsyncMs} ms per WAL fsync)` : ''}`,
-  ].join('\n');
-  const contextValue = ['etcdMember', stopped ? 'stopped' : 'running', ...(m.partitioned ? ['partitioned'] : []), ...(m.slowFsyncMs !== undefined ? ['slow'] : [])].join(':');
-  const icon = stopped ? 'debug-stop' : m.partitioned ? 'debug-disconnect' : m.role === 'leader' ? 'star-full' : m.role === 'follower' ? 'circle-outline' : 'sync';
-  const color = stopped ? 'disabledForeground' : m.partitioned ? 'charts.red' : m.role === 'leader' ? 'charts.blue' : m.role === 'follower' ? undefined : 'charts.orange';
-  return { label: m.name, description, tooltip, contextValue, icon, ...(color ? { color } : {}) };
 }
 
 export class EtcdTreeProvider implements vscode.TreeDataProvider<EtcdMemberElement>, vscode.Disposable {
@@ -42,6 +27,8 @@ export class EtcdTreeProvider implements vscode.TreeDataProvider<EtcdMemberEleme
   private timer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly subscription: vscode.Disposable;
+  private view: vscode.TreeView<EtcdMemberElement> | undefined;
+  private alarmShown = '';
 
   constructor(private readonly session: ClusterSession) {
     this.subscription = session.onDidChangeCluster((host) => {
@@ -85,11 +72,31 @@ export class EtcdTreeProvider implements vscode.TreeDataProvider<EtcdMemberEleme
     return item;
   }
 
+  /** The tree view this provider fills: its message and badge say when an alarm is raised. */
+  attach(view: vscode.TreeView<EtcdMemberElement>): vscode.TreeView<EtcdMemberElement> {
+    this.view = view;
+    this.showAlarm();
+    return view;
+  }
+
+  private showAlarm(): void {
+    const alarm = alarmMessage(this.members());
+    const key = alarm?.message ?? '';
+    if (key === this.alarmShown) return;
+    this.alarmShown = key;
+    if (this.view) {
+      this.view.message = alarm?.message;
+      this.view.badge = alarm?.badge;
+    }
+    void vscode.commands.executeCommand('setContext', 'kubesim.etcd.alarm', alarm !== undefined);
+  }
+
   /** Re-reads the members soon (several events in a burst make one refresh). */
   refresh(): void {
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.showAlarm();
       this.emitter.fire(undefined);
     }, REFRESH_MS);
   }

@@ -11,7 +11,7 @@ import { EtcdCluster } from './cluster';
 import { resolveLatency, type LatencySetting } from './latency';
 import type { RaftTimings } from './member';
 
-export { DEFAULT_MEMBERS, ETCD_CLUSTER_VERSION, ETCD_SERVER_VERSION, EtcdCluster, MAX_MEMBERS, type MemberStatus } from './cluster';
+export { alarmText, DEFAULT_MEMBERS, ETCD_CLUSTER_VERSION, ETCD_SERVER_VERSION, EtcdCluster, MAX_MEMBERS, type MemberStatus } from './cluster';
 export { EtcdClient } from './client';
 export type { EtcdAlarmType } from './member';
 export { DEFAULT_QUOTA_BACKEND_BYTES } from './quota';
