@@ -9,6 +9,8 @@
  * it does not compute yet) are absent, and the view says so instead of drawing a number.
  */
 
+import { own } from './own';
+
 export type EtcdRole = 'leader' | 'follower' | 'candidate' | 'pre-candidate';
 
 /** One log entry of a member's log tail: its index, its term and what it carries. */
@@ -145,7 +147,7 @@ export const ALARM_TEXT: Readonly<Record<string, string>> = {
 export function raisedAlarms(members: readonly Pick<EtcdMemberView, 'name' | 'alarms' | 'state'>[]): { alarm: string; text: string; members: string[] }[] {
   const out = new Map<string, string[]>();
   for (const m of members) for (const a of m.alarms ?? []) out.set(a, [...(out.get(a) ?? []), m.name]);
-  return [...out].sort(([a], [b]) => (a < b ? -1 : 1)).map(([alarm, names]) => ({ alarm, text: ALARM_TEXT[alarm] ?? `alarm ${alarm}`, members: names }));
+  return [...out].sort(([a], [b]) => (a < b ? -1 : 1)).map(([alarm, names]) => ({ alarm, text: own(ALARM_TEXT, alarm) ?? `alarm ${alarm}`, members: names }));
 }
 
 /** Member names as EtcdCluster gives them. */

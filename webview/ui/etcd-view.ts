@@ -15,6 +15,7 @@
 import { etcdActionsFor, raisedAlarms, type EtcdAction, type EtcdMemberView, type EtcdResultMessage } from '../../src/protocol/etcd';
 import { CHART_FIELDS, EtcdModel, FLIGHT_WALL_MS, flightPoint, formatMicros, layoutEtcd, leaderOf, logWindow, memberStateText, RaftLens, roleText, type ChartField, type EtcdLayout, type InFlight } from '../model/etcd';
 import { formatTime } from '../model/format';
+import { own } from '../../src/protocol/own';
 import { button, iconButton } from './components';
 import { h, replaceChildren } from './dom';
 import { readPalette, type ColorName, type Palette } from './palette';
@@ -101,7 +102,7 @@ function chartValue(field: ChartField, v: number): string {
 /** A message type as people read it: MsgHeartbeatResp -> heartbeat response. */
 function messageName(t: string): string {
   const names: Record<string, string> = { MsgApp: 'append', MsgAppResp: 'append response', MsgHeartbeat: 'heartbeat', MsgHeartbeatResp: 'heartbeat response', MsgVote: 'vote request', MsgVoteResp: 'vote', MsgPreVote: 'pre-vote request', MsgPreVoteResp: 'pre-vote', MsgSnap: 'snapshot', MsgTimeoutNow: 'timeout now', MsgReadIndex: 'read index', MsgReadIndexResp: 'read index response' };
-  return names[t] ?? t;
+  return own(names, t) ?? t;
 }
 
 export class EtcdView {
