@@ -97,7 +97,7 @@ export function parseSettings(get: (key: string) => unknown): { settings: KubeSi
 
   const settings: KubeSimSettings = {
     nodes: {
-      count: read('nodes.count', d.nodes.count, int(0, 100), 'an integer from 0 to 100'),
+      count: read('nodes.count', d.nodes.count, int(0, 1000), 'an integer from 0 to 1000'),
       cpu: read('nodes.cpu', d.nodes.cpu, matching(CPU), 'a CPU quantity such as 4 or 2500m'),
       memory: read('nodes.memory', d.nodes.memory, matching(MEMORY), 'a memory quantity such as 16Gi'),
       pods: read('nodes.pods', d.nodes.pods, int(1, 1000), 'an integer from 1 to 1000'),

@@ -36,6 +36,7 @@ export const REASON = {
   nodeHasNoDiskPressure: 'NodeHasNoDiskPressure',
   nodeHasSufficientPID: 'NodeHasSufficientPID',
   failedMount: 'FailedMount',
+  failedCreatePodSandBox: 'FailedCreatePodSandBox',
   /** kubesim's own: the behavior annotation could not be read. */
   invalidBehavior: 'InvalidBehavior',
 } as const;
@@ -63,6 +64,13 @@ export const MESSAGE = {
   startingKubelet: 'Starting kubelet.',
   allocatableEnforced: 'Updated Node Allocatable limit across pods',
   rejected: (message: string) => `Pod was rejected: ${message}`,
+  /**
+   * kuberuntime's SyncPod when RunPodSandbox fails, with containerd's error for a CNI whose
+   * host-local IPAM has no address left in the node's podCIDR (the range host-local reports runs
+   * from the gateway to the last address before broadcast).
+   */
+  failedCreatePodSandbox: (sandboxId: string, rangeSet: string) =>
+    `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox ${goQuote(sandboxId)}: plugin type="bridge" name="kubesim" failed (add): failed to allocate for range 0: no IP addresses available in range set: ${rangeSet}`,
   setUpFailed: (volume: string, err: string) => `MountVolume.SetUp failed for volume ${goQuote(volume)} : ${err}`,
   unmountedVolumes: (volumes: string[]) =>
     `Unable to attach or mount volumes: unmounted volumes=[${volumes.join(' ')}], unattached volumes=[], failed to process volumes=[]: context deadline exceeded`,

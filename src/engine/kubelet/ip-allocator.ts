@@ -21,6 +21,11 @@ export class IpAllocator {
     this.lastGiven = this.first - 1;
   }
 
+  /** host-local's range set as its errors print it: the gateway to the last address before broadcast. */
+  get rangeSet(): string {
+    return `${formatIPv4(this.first - 1)}-${formatIPv4(this.last)}`;
+  }
+
   /** The gateway address (where probes and kubelet traffic come from, as seen by the pod). */
   get gateway(): string {
     return formatIPv4(this.first - 1);

@@ -9,7 +9,7 @@
  */
 import { goQuote } from '../api/gofmt';
 import type { KubeObject } from '../api/types';
-import type { Random } from '../random';
+import { Random } from '../random';
 import type { KubeletAction } from '../trace/kubelet';
 import { adoptContainers } from './adopt';
 import { isSidecar, podKey, type Container, type Pod } from './api';
@@ -33,6 +33,8 @@ import type { KubeletTimer, TimerGroup } from './timers';
 
 /** Creating the pod sandbox (network namespace, IP) takes this long. */
 export const SANDBOX_START_MS = 1000;
+/** A sandbox that could not be created is tried again after the pod workers' backOffPeriod. */
+export const SANDBOX_RETRY_MS = 10_000;
 /** CreateContainer takes this long (the Created and Started events come together after it). */
 export const CONTAINER_CREATE_MS = 100;
 /** The PLEG relist period: how soon the kubelet notices what a sync left behind. */
@@ -83,6 +85,8 @@ export class PodWorker implements ProcessHost, ProberHost, LoadMember {
   private mountRetry: { delayMs: number; nextTimeoutAt: number } | undefined;
   private configFailingSince: number | undefined;
   private sandboxReady = false;
+  /** RunPodSandbox attempts that failed (each names a new sandbox). */
+  private sandboxAttempts = 0;
   private podIP: string | undefined;
   private rejection: { reason: string; message: string } | undefined;
   private terminating = false;
@@ -330,7 +334,16 @@ export class PodWorker implements ProcessHost, ProberHost, LoadMember {
     await this.sleep(SANDBOX_START_MS, 'sandbox');
     if (this.stopped()) return;
     const ip = this.pod.spec?.hostNetwork ? this.ctx.nodeIP : this.ctx.ips.allocate(this.uid);
-    if (!ip) return;
+    if (!ip) {
+      // The node's podCIDR has no address left (more pods than a /24 holds): RunPodSandbox fails,
+      // the kubelet says so on the pod and tries again, while it stays ContainerCreating.
+      this.sandboxAttempts++;
+      const rangeSet = this.ctx.ips.rangeSet;
+      this.event(podRef(this.pod), 'Warning', REASON.failedCreatePodSandBox, MESSAGE.failedCreatePodSandbox(sandboxId(this.uid, this.sandboxAttempts), rangeSet));
+      if (this.sandboxAttempts === 1) this.note('sandbox-failed', `no IP addresses available in range set ${rangeSet}`);
+      this.wake('sandbox', this.now() + SANDBOX_RETRY_MS, true);
+      return;
+    }
     this.podIP = ip;
     this.sandboxReady = true;
     this.note('sandbox-created', `pod IP ${ip}`);
@@ -663,6 +676,14 @@ export class PodWorker implements ProcessHost, ProberHost, LoadMember {
     const id = this.ctx.record(action, detail, this.cause, this.pod, container);
     if (id !== undefined) this.cause = id;
   }
+}
+
+/** A sandbox's id as containerd prints it (64 hex digits), the same for the same pod and attempt. */
+function sandboxId(uid: string, attempt: number): string {
+  const random = new Random(`${uid}/sandbox/${attempt}`);
+  let id = '';
+  for (let i = 0; i < 8; i++) id += random.nextUint32().toString(16).padStart(8, '0');
+  return id;
 }
 
 /** Whether an exited container is started again under the pod's restartPolicy. */

@@ -16,6 +16,7 @@ export type KubeletAction =
   | 'behavior-invalid'
   | 'volume-mount-failed'
   | 'sandbox-created'
+  | 'sandbox-failed'
   | 'image-pulling'
   | 'image-pulled'
   | 'image-pull-failed'

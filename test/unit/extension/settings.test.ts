@@ -46,7 +46,7 @@ describe('kubesim.* settings', () => {
   });
 
   it('falls back to the default for a bad value and says so', () => {
-    const { settings, problems } = read({ 'nodes.count': 1000, 'nodes.memory': '16 GB', speed: 3, user: 'system:serviceaccount::x', 'nodes.taints': [{ key: 'a', effect: 'Sometimes' }], 'apiEndpoint.port': 70000 });
+    const { settings, problems } = read({ 'nodes.count': 1001, 'nodes.memory': '16 GB', speed: 3, user: 'system:serviceaccount::x', 'nodes.taints': [{ key: 'a', effect: 'Sometimes' }], 'apiEndpoint.port': 70000 });
     assert.equal(settings.nodes.count, 3);
     assert.equal(settings.nodes.memory, '16Gi');
     assert.equal(settings.speed, 1);
@@ -54,7 +54,7 @@ describe('kubesim.* settings', () => {
     assert.equal(settings.apiEndpoint.port, 0);
     assert.deepEqual(problems, [
       'kubesim.user: "system:serviceaccount::x" is not a service account name: use system:serviceaccount:<namespace>:<name>; using kubernetes-admin',
-      'kubesim.nodes.count: 1000 is not an integer from 0 to 100; using 3',
+      'kubesim.nodes.count: 1001 is not an integer from 0 to 1000; using 3',
       'kubesim.nodes.memory: "16 GB" is not a memory quantity such as 16Gi; using "16Gi"',
       'kubesim.nodes.taints: [{"key":"a","effect":"Sometimes"}] is not a list of taints ({ key, value?, effect }); using []',
       'kubesim.speed: 3 is not one of 0.25, 0.5, 1, 2, 5, 10, 25, 50, 100; using 1',

@@ -45,7 +45,7 @@ interface Draft {
 
 const ENDPOINT_CONTROLLERS = new Set(['endpointslice', 'endpoint']);
 const KUBELET_STOPS = new Set<KubeletAction>(['pod-terminating', 'container-killing', 'pod-deleted']);
-const KUBELET_FAILURES = new Set<KubeletAction>(['pod-rejected', 'image-pull-failed', 'image-back-off', 'container-config-error', 'container-back-off', 'volume-mount-failed', 'behavior-invalid']);
+const KUBELET_FAILURES = new Set<KubeletAction>(['pod-rejected', 'image-pull-failed', 'image-back-off', 'container-config-error', 'container-back-off', 'volume-mount-failed', 'sandbox-failed', 'behavior-invalid']);
 const KUBELET_WAITING = new Set<KubeletAction>(['pod-admitted', 'pod-adopted', 'sandbox-created', 'image-pulling', 'image-pulled', 'container-created']);
 
 const isPodResource = (r: { group: string; resource: string }): boolean => r.group === '' && r.resource === 'pods';

@@ -97,6 +97,8 @@ export function kubeletPhrase(r: KubeletRecord): string {
       return `the pod finished (${r.detail})`;
     case 'pod-deleted':
       return 'removed the pod from the node';
+    case 'sandbox-failed':
+      return `could not create the pod's sandbox: ${r.detail}`;
     case 'volume-mount-failed':
       return `could not mount a volume: ${r.detail}`;
     case 'behavior-invalid':
