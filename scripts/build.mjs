@@ -44,7 +44,7 @@ const node = {
 const builds = [
   { ...node, entryPoints: { extension: 'src/extension/main.ts' }, outdir: 'dist' },
   // Loaded by the extension after activation or on first use (src/extension/host-loader.ts).
-  { ...node, entryPoints: { 'cluster-host': 'src/extension/cluster-host.ts', panel: 'src/extension/panel/index.ts', 'language-client': 'src/extension/language-client.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { panel: 'src/extension/panel/index.ts', 'language-client': 'src/extension/language-client.ts' }, outdir: 'dist' },
   // The engine's worker thread (src/extension/engine/worker.ts): the cluster with a heap of its own.
   { ...node, entryPoints: { 'engine-worker': 'src/extension/engine/worker.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { server: 'src/server/main.ts' }, outdir: 'dist' },

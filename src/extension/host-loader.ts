@@ -1,10 +1,9 @@
 /**
- * The bundles not loaded during activation: the engine with the cluster host
- * (dist/cluster-host.js, src/extension/cluster-host.ts) and the control-plane panel
- * (dist/panel.js, src/extension/panel/index.ts) on first use, the language client
- * (dist/language-client.js) right after activation. Activation stays small and fast.
+ * The bundles not loaded during activation: the control-plane panel (dist/panel.js,
+ * src/extension/panel/index.ts) on first use, the language client (dist/language-client.js)
+ * right after activation. Activation stays small and fast. The engine is never loaded here: it
+ * runs in its worker thread (dist/engine-worker.js, started by src/extension/engine/client.ts).
  */
-import type * as HostModule from './cluster-host';
 import type * as ClientModule from './language-client';
 import type * as PanelModule from './panel/index';
 
@@ -12,10 +11,6 @@ declare const __non_webpack_require__: NodeJS.Require | undefined;
 
 /** Node's require, unseen by the bundler (the path is only known at run time). */
 const load = (file: string): unknown => (typeof __non_webpack_require__ === 'function' ? __non_webpack_require__ : require)(file);
-
-export function loadClusterHost(extensionPath: string): typeof HostModule {
-  return load(`${extensionPath}/dist/cluster-host.js`) as typeof HostModule;
-}
 
 export function loadPanel(extensionPath: string): typeof PanelModule {
   return load(`${extensionPath}/dist/panel.js`) as typeof PanelModule;

@@ -17,12 +17,11 @@ import { registerWorkloadCommands } from './commands/workloads';
 import { registerWalkthroughCommands } from './commands/walkthrough';
 import type { Services } from './commands/services';
 import { ApiEndpointController } from './endpoint/controller';
-import { loadClusterHost } from './host-loader';
 import { describeIdentity } from './identity';
 import { LanguageServerLink } from './language-server-link';
 import { LiveDocuments } from './live-document';
 import { Output } from './output';
-import { SNAPSHOT_FILE, SnapshotFile } from './persistence';
+import { SNAPSHOT_FILE } from './saved-files';
 import { ClusterSession } from './session';
 import { parseSettings, settingsChange, type KubeSimSettings } from './settings';
 import { StatusBar } from './status-bar';
@@ -69,13 +68,13 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
     output.append([`# ${message}`]);
     output.notify('error', message);
   };
-  const file = context.storageUri ? new SnapshotFile(path.join(context.storageUri.fsPath, SNAPSHOT_FILE)) : undefined;
+  const file = context.storageUri ? path.join(context.storageUri.fsPath, SNAPSHOT_FILE) : undefined;
   const warn = (message: string): void => {
     output.append([`# ${message}`]);
     output.notify('warning', message);
   };
   const log = (line: string): void => output.append([line]);
-  const s = new ClusterSession({ load: () => loadClusterHost(context.extensionPath), settings: () => settings, file, mirror: (p) => client.mirror(p), report, warn, log });
+  const s = new ClusterSession({ workerFile: path.join(context.extensionPath, 'dist', 'engine-worker.js'), settings: () => settings, file, mirror: (p) => client.mirror(p), report, warn, log });
   session = s;
   const tree = new ClusterTreeProvider(s);
   const etcdTree = new EtcdTreeProvider(s);
@@ -115,7 +114,7 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
       void s.hasSaved().then((saved) => (saved ? s.get().then(() => undefined) : undefined)).catch((err: unknown) => report(`KubeSim: ${err instanceof Error ? err.message : String(err)}`));
     }, 0);
   }
-  return { activationMs: performance.now() - started, session: s, tree, output, statusBar, apiEndpoint, languageServer: client, savedCluster: file?.file, settings: () => settings };
+  return { activationMs: performance.now() - started, session: s, tree, output, statusBar, apiEndpoint, languageServer: client, savedCluster: file, settings: () => settings };
 }
 
 /** A settings change reaches the running cluster at once where it can, else the user is told a reset is needed. */
@@ -129,7 +128,7 @@ async function settingsChanged(s: Services, client: LanguageServerLink, apiEndpo
     s.output.append([`# applies and diagnostics now run as ${describeIdentity(after.user)}`, '']);
     vscode.window.setStatusBarMessage(`KubeSim: acting as ${describeIdentity(after.user)}`, 4000);
   }
-  if (host && change.speed) host.pacer.setSpeed(after.speed);
+  if (host && change.speed) void host.pacer.setSpeed(after.speed).catch(() => undefined);
   if (change.fieldValidation) client.setApplyOptions({ fieldValidation: after.fieldValidation });
   if (host && change.fieldValidation) host.fieldValidation = after.fieldValidation;
   if (change.persistence) await s.session.setPersistence(after.persistence);

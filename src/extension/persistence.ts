@@ -16,9 +16,9 @@ import type { SavedTrace, TraceBuffer } from '../engine/trace/buffer';
 import { moveAside, removeInterruptedWrites, writeFileDurably, type RemovedTemp } from './durable-file';
 import { parseClusterSnapshot, snapshotJsonChunks, type ClusterSnapshot } from './snapshot';
 import { TraceLog, type TraceFileDamaged } from './trace-log';
+import { TRACE_FILE } from './saved-files';
 
-export const SNAPSHOT_FILE = 'cluster.json';
-export const TRACE_FILE = 'cluster.trace.jsonl';
+export { SNAPSHOT_FILE, TRACE_FILE } from './saved-files';
 
 /** Another session took over the saved cluster. */
 export class SupersededError extends Error {

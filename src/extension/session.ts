@@ -1,53 +1,34 @@
 /**
- * The cluster's lifetime in the editor: nothing runs until first use; then the engine bundle is
- * loaded and a cluster starts, from the workspace's saved one when there is one (persistence),
- * else fresh. Reset and Import replace it; every replacement is announced (the tree, the status
- * bar and the panel re-read). While persistence is on, changes are saved as they happen and once
- * more when the session ends. No vscode import: the extension's tests drive it in plain node too.
+ * The cluster's lifetime in the editor. Nothing runs until first use; then an engine worker
+ * starts (src/extension/engine: a worker_threads Worker with a heap of its own, the
+ * kubesim.engine.maxHeapMB setting) and the cluster in it, from the workspace's saved one when
+ * there is one (persistence), else fresh. The worker loads and saves the cluster itself
+ * (engine-session.ts), so no snapshot crosses to the extension host's thread. Reset and Import
+ * replace the worker; every replacement is announced (the tree, the status bar and the panel
+ * re-read). A worker that dies (its heap exhausted) is reported in words a user can act on and
+ * dropped: the next use starts a new one, from the last save. No vscode import: the extension's
+ * tests drive it in plain node too.
  */
-import type { PanelCluster } from './panel/host';
-import { PanelFeed, type PanelConnection } from './panel/feed';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import type { HostMessage } from '../protocol/panel';
-import type * as HostModule from './cluster-host';
-import type { ClusterHost } from './cluster-host';
-import { AutoSaver, DamagedSnapshotError, SupersededError, type SnapshotFile } from './persistence';
-import type { SavedTrace } from '../engine/trace/buffer';
-import type { KubeSimSettings } from './settings';
-import type { ClusterSnapshot } from './snapshot';
+import type { PanelConnection } from './panel/feed';
 import type { MirrorSyncParams } from '../protocol/language-server';
+import { RemoteClusterHost } from './engine/remote-host';
+import { Emitter } from './events';
+import type { KubeSimSettings } from './settings';
 
-/** How often at most the running cluster is written to the workspace storage. */
-export const SAVE_INTERVAL_MS = 1000;
+export type { Disposable, Event } from './events';
+export { Emitter } from './events';
 
-export interface Disposable {
-  dispose(): void;
-}
-
-/** vscode.Event's shape, without vscode. */
-export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposables?: Disposable[]) => Disposable;
-
-export class Emitter<T> {
-  private readonly listeners = new Set<(e: T) => unknown>();
-
-  readonly event: Event<T> = (listener, thisArgs, disposables) => {
-    const bound = (e: T) => listener.call(thisArgs, e);
-    this.listeners.add(bound);
-    const d = { dispose: () => void this.listeners.delete(bound) };
-    disposables?.push(d);
-    return d;
-  };
-
-  fire(e: T): void {
-    for (const l of [...this.listeners]) l(e);
-  }
-}
+import { TRACE_FILE } from './saved-files';
 
 export interface SessionDeps {
-  /** The engine bundle (dist/cluster-host.js), loaded on first use. */
-  load(): typeof HostModule;
+  /** dist/engine-worker.js. */
+  workerFile: string;
   settings(): KubeSimSettings;
-  /** Where the cluster is saved; undefined without workspace storage (no folder open). */
-  file?: SnapshotFile;
+  /** Where the cluster is saved (the workspace storage's cluster.json); undefined without workspace storage (no folder open). */
+  file?: string;
   mirror(params: MirrorSyncParams): void;
   /** Something went wrong that the user should hear of. */
   report(message: string): void;
@@ -57,77 +38,73 @@ export interface SessionDeps {
   log?(line: string): void;
 }
 
+type From = { from: 'saved' | 'fresh' } | { from: 'snapshot'; restoreFile: string };
+
 export class ClusterSession {
-  private host: ClusterHost | undefined;
-  private starting: Promise<ClusterHost> | undefined;
-  private saver: AutoSaver | undefined;
-  private unsubscribe: (() => void)[] = [];
-  private readonly changed = new Emitter<ClusterHost | undefined>();
+  private host: RemoteClusterHost | undefined;
+  private starting: Promise<RemoteClusterHost> | undefined;
+  private readonly changed = new Emitter<RemoteClusterHost | undefined>();
   readonly onDidChangeCluster = this.changed.event;
 
   constructor(private readonly deps: SessionDeps) {}
 
-  get current(): ClusterHost | undefined {
+  get current(): RemoteClusterHost | undefined {
     return this.host;
   }
 
   /** The running cluster; the first call starts it (restoring the saved one if persistence is on). */
-  get(): Promise<ClusterHost> {
+  get(): Promise<RemoteClusterHost> {
     if (this.host) return Promise.resolve(this.host);
-    this.starting ??= this.start(undefined).finally(() => (this.starting = undefined));
+    this.starting ??= this.start({ from: 'saved' }).finally(() => (this.starting = undefined));
     return this.starting;
   }
 
-  /** The panel's view of the cluster (src/extension/panel/host.ts). */
-  async cluster(): Promise<PanelCluster> {
-    return (await this.get()).panelCluster();
+  /** A feed of the running cluster for the control-plane panel (PanelHost): it runs in the worker, beside the cluster. */
+  async connect(post: (message: HostMessage) => void): Promise<PanelConnection> {
+    return (await this.get()).connectPanel(post);
   }
 
-  /** A feed of the running cluster for the control-plane panel (PanelHost). */
-  async connect(post: (message: HostMessage) => void): Promise<PanelConnection> {
-    return new PanelFeed(await this.cluster(), post);
+  /** A saved cluster waits in the workspace storage (readable or not: the worker moves a damaged one aside, and the user is told, as soon as the session starts). */
+  async hasSaved(): Promise<boolean> {
+    if (!this.deps.file || !this.deps.settings().persistence) return false;
+    return fs.stat(this.deps.file).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** Replaces the cluster with a new one from the current settings (the save is removed). */
+  async reset(): Promise<RemoteClusterHost> {
+    await this.stop(false);
+    return this.start({ from: 'fresh' });
   }
 
   /**
-   * A saved cluster waits in the workspace storage (readable or not: a damaged one is moved
-   * aside, and the user told, as soon as the session starts).
+   * Replaces the cluster with the one in an exported snapshot (read and checked in the worker).
+   * The new cluster starts before the old one stops: a snapshot that cannot be restored leaves
+   * the running cluster as it was, and the error says why.
    */
-  async hasSaved(): Promise<boolean> {
-    if (!this.deps.file || !this.deps.settings().persistence) return false;
-    return this.deps.file.exists();
-  }
-
-  /** Replaces the cluster with a new one from the current settings. */
-  async reset(): Promise<ClusterHost> {
-    await this.stop(false);
-    await this.deps.file?.remove();
-    return this.start('fresh');
-  }
-
-  /** Replaces the cluster with the one in a snapshot. */
-  async restore(snapshot: ClusterSnapshot): Promise<ClusterHost> {
-    await this.stop(false);
-    return this.start(snapshot);
+  async restore(snapshotFile: string): Promise<RemoteClusterHost> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    const old = this.host;
+    const host = await this.start({ from: 'snapshot', restoreFile: snapshotFile }, false);
+    if (old) await old.dispose(false);
+    this.changed.fire(host);
+    return host;
   }
 
   /** Turns saving on (saves now) or off (forgets the saved cluster). */
   async setPersistence(on: boolean): Promise<void> {
-    if (on) {
-      await this.deps.file?.claim();
-      if (this.host) this.watchForSaves(this.host);
-      this.saver?.changed();
-      await this.saver?.flush();
-    } else {
-      await this.saver?.dispose();
-      this.saver = undefined;
-      await this.deps.file?.remove();
+    if (this.host) return this.host.setPersistence(on);
+    if (!on && this.deps.file) {
+      await fs.rm(this.deps.file, { force: true });
+      await fs.rm(path.join(path.dirname(this.deps.file), TRACE_FILE), { force: true });
     }
   }
 
   /** Writes the cluster now (if it is saved at all). */
   async save(): Promise<void> {
-    this.saver?.changed();
-    await this.saver?.flush();
+    await this.host?.save();
   }
 
   /** Saves and stops the cluster (window reload, deactivation). */
@@ -135,103 +112,47 @@ export class ClusterSession {
     await this.stop(true);
   }
 
-  /** `from`: a snapshot, 'fresh', or undefined for "the saved one if any". */
-  private async start(from: ClusterSnapshot | 'fresh' | undefined): Promise<ClusterHost> {
+  /** Starts a cluster and makes it the current one; `announce`: tells the listeners at once. */
+  private async start(from: From, announce = true): Promise<RemoteClusterHost> {
     const settings = this.deps.settings();
-    let file = settings.persistence ? this.deps.file : undefined;
-    let restore = from === 'fresh' ? undefined : from;
-    let trace: SavedTrace | undefined;
-    if (file) await this.removeInterruptedWrites(file);
-    if (from === undefined && file) {
-      try {
-        const saved = await file.load(settings.traceBufferSize);
-        restore = saved?.snapshot;
-        trace = saved?.trace;
-        if (saved?.traceDamaged) this.deps.warn(`KubeSim: ${saved.traceDamaged.message}; the cluster comes back without its trace.`);
-      } catch (err) {
-        if (err instanceof DamagedSnapshotError) this.deps.warn(`KubeSim: ${err.message}. A new cluster starts.`);
-        else {
-          // It could not even be moved aside: this session leaves it as it is and saves nothing.
-          this.deps.report(`KubeSim: the saved cluster could not be read or moved aside (${err instanceof Error ? err.message : String(err)}); a new cluster starts and is not saved, ${file.file} is left as it is.`);
-          file = undefined;
-        }
-      }
-    }
-    const module = this.deps.load();
-    let host: ClusterHost;
-    let withTrace = trace !== undefined && restore !== undefined;
-    try {
-      host = await module.ClusterHost.start({ settings, restore, trace, mirror: this.deps.mirror, onError: (err) => this.engineFailed(err) });
-    } catch (err) {
-      withTrace = false;
-      if (!restore || from !== undefined) throw err;
-      const reason = err instanceof Error ? err.message : String(err);
-      const damaged = file ? await file.damaged(reason).catch(() => undefined) : undefined;
-      if (damaged) this.deps.warn(`KubeSim: the saved cluster could not be restored (${reason}); it was moved to ${damaged.movedTo}. A new cluster starts.`);
-      else this.deps.report(`KubeSim: the saved cluster could not be restored, a new one starts: ${reason}`);
-      host = await module.ClusterHost.start({ settings, mirror: this.deps.mirror, onError: (e) => this.engineFailed(e) });
-    }
+    const file = settings.persistence ? this.deps.file : undefined;
+    let started: RemoteClusterHost | undefined;
+    const host = await RemoteClusterHost.start({
+      workerFile: this.deps.workerFile,
+      settings,
+      maxHeapMB: settings.engine.maxHeapMB,
+      ...from,
+      ...(file ? { persistence: { file } } : {}),
+      mirror: this.deps.mirror,
+      onNotice: (severity, message) => {
+        if (severity === 'error') this.deps.report(message);
+        else if (severity === 'warning') this.deps.warn(message);
+        else this.deps.log?.(message);
+      },
+      // A crash while starting fails the start itself (its error says why).
+      onCrash: (message) => void (started && this.crashed(started, message)),
+    });
+    started = host;
     this.host = host;
-    if (file) {
-      // A cluster that did not come with the saved trace starts a trace of its own.
-      if (!withTrace) file.traceLog.restart();
-      await file.claim();
-      this.watchForSaves(host);
-      this.saver!.changed();
-    }
-    this.changed.fire(host);
+    if (announce) this.changed.fire(host);
     return host;
   }
 
-  /** The temporary files of a save a crash interrupted go, at the next start. */
-  private async removeInterruptedWrites(file: SnapshotFile): Promise<void> {
-    try {
-      const removed = await file.removeInterruptedWrites();
-      if (removed.length === 0) return;
-      const mb = removed.reduce((n, r) => n + r.bytes, 0) / (1024 * 1024);
-      const s = removed.length === 1 ? '' : 's';
-      this.deps.log?.(`# removed ${removed.length} temporary file${s} of an interrupted save (${mb.toFixed(1)} MB): ${removed.map((r) => r.file).join(', ')}`);
-    } catch (err) {
-      this.deps.report(`KubeSim: the temporary files of an interrupted save could not be removed: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-
-  private watchForSaves(host: ClusterHost): void {
-    const file = this.deps.file;
-    if (!file || this.saver) return;
-    this.saver = new AutoSaver(
-      () => file.save(host.snapshot(), host.trace),
-      SAVE_INTERVAL_MS,
-      (err) => {
-        if (err instanceof SupersededError) void this.saver?.dispose();
-        else this.deps.report(`KubeSim: the cluster could not be saved: ${err instanceof Error ? err.message : String(err)}`);
-      },
-    );
-    const saver = this.saver;
-    this.unsubscribe.push(
-      host.view.onChange(() => saver.changed()),
-      host.pacer.onChange(() => saver.changed()),
-      host.trace.subscribe(() => saver.changed()),
-    );
-  }
-
-  private engineFailed(err: unknown): void {
-    this.deps.report(`KubeSim: the simulation stopped (the clock is paused): ${err instanceof Error ? err.message : String(err)}`);
+  /** The worker died: the user hears why, the cluster goes, and the next use starts a new worker (from the last save). */
+  private async crashed(host: RemoteClusterHost, message: string): Promise<void> {
+    this.deps.report(`KubeSim: ${message}`);
+    if (this.host !== host) return;
+    this.host = undefined;
+    await host.dispose().catch(() => undefined);
+    this.changed.fire(undefined);
   }
 
   private async stop(save: boolean): Promise<void> {
     if (this.starting) await this.starting.catch(() => undefined);
     const host = this.host;
     if (!host) return;
-    // Saved before the pause, so that a running clock is restored running.
-    if (save) await this.save();
-    host.pacer.pause();
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe = [];
-    await this.saver?.dispose();
-    this.saver = undefined;
     this.host = undefined;
-    await host.dispose();
+    await host.dispose(save);
     this.changed.fire(undefined);
   }
 }

@@ -50,6 +50,8 @@ export interface KubeSimSettings {
   /** The port Start API Endpoint listens on (0: a free one). */
   apiEndpoint: { port: number };
   etcd: EtcdSettings;
+  /** The engine worker's heap limit (MB): its old generation, resourceLimits.maxOldGenerationSizeMb. */
+  engine: { maxHeapMB: number };
 }
 
 export const DEFAULT_SETTINGS: KubeSimSettings = {
@@ -63,6 +65,7 @@ export const DEFAULT_SETTINGS: KubeSimSettings = {
   metricsServer: true,
   apiEndpoint: { port: 0 },
   etcd: { members: 3, latency: 'default' },
+  engine: { maxHeapMB: 8192 },
 };
 
 const CPU = /^\d+(\.\d+)?m?$/;
@@ -117,6 +120,7 @@ export function parseSettings(get: (key: string) => unknown): { settings: KubeSi
       members: read('etcd.members', d.etcd.members, (v): v is number => v === 1 || v === 3 || v === 5, '1, 3 or 5'),
       latency: read('etcd.latency', d.etcd.latency, (v): v is EtcdSettings['latency'] => v === 'default' || v === 'model' || v === 'instant', 'default, model or instant'),
     },
+    engine: { maxHeapMB: read('engine.maxHeapMB', d.engine.maxHeapMB, int(256, 65536), 'an integer from 256 to 65536') },
   };
   const ms = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 60_000;
   for (const part of ['apiserverMs', 'rttMs', 'walFsyncMs'] as const) {
@@ -151,6 +155,7 @@ export function settingsChange(before: KubeSimSettings, after: KubeSimSettings):
   if (before.traceBufferSize !== after.traceBufferSize) needReset.push('kubesim.traceBufferSize');
   if (before.metricsServer !== after.metricsServer) needReset.push('kubesim.metricsServer');
   for (const key of ['members', 'latency', 'apiserverMs', 'rttMs', 'walFsyncMs'] as const) if (before.etcd[key] !== after.etcd[key]) needReset.push(`kubesim.etcd.${key}`);
+  if (before.engine.maxHeapMB !== after.engine.maxHeapMB) needReset.push('kubesim.engine.maxHeapMB');
   return {
     speed: before.speed !== after.speed,
     user: !same(before.user, after.user),

@@ -141,6 +141,14 @@ export interface EngineCalls {
   /** Start API Endpoint: serves the cluster over HTTPS on 127.0.0.1 (one endpoint at a time; serving again closes the earlier one). */
   serveApi: { params: { port: number; tls?: { key: string; cert: string } }; result: ServedApiWire };
   closeApi: { params: Record<string, never>; result: null };
+  /** Writes the cluster to its save now (persistence on; nothing otherwise). */
+  save: { params: Record<string, never>; result: null };
+  /** kubesim.persistence turned on (saves now) or off (the save is removed). */
+  setPersistence: { params: { on: boolean }; result: null };
+  /** Export Cluster Snapshot: the worker writes the file (durably), so the cluster never crosses to the extension host. */
+  exportSnapshot: { params: { file: string }; result: { revision: number; nodes: number } };
+  /** The trace's records from `fromId` on (the extension-host tests read the story through it). */
+  traceRecords: { params: { fromId: number }; result: JsonObject[] };
   /** The control-plane panel's feed (src/extension/panel/feed.ts) in the worker: its messages come as 'panel'. */
   panelOpen: { params: { panelId: number }; result: null };
   panelSync: { params: { panelId: number }; result: null };
@@ -166,10 +174,17 @@ export interface StartMessage {
   readonly type: 'start';
   readonly protocol: typeof ENGINE_PROTOCOL;
   readonly settings: EngineSettings;
-  /** A saved cluster (src/extension/snapshot.ts's shape; the worker checks it as a file's would be). */
+  /**
+   * Where the cluster comes from: the workspace's save if there is one ('saved'), a new one
+   * ('fresh': the save is removed first, as Reset Cluster does), or a snapshot: `restore` (its
+   * value, src/extension/snapshot.ts's shape) or `restoreFile` (an exported snapshot's path, read
+   * in the worker). The worker checks a snapshot as a file's would be.
+   */
+  readonly from: 'saved' | 'fresh' | 'snapshot';
   readonly restore?: unknown;
-  /** The trace saved with it. */
-  readonly trace?: { readonly next: number; readonly records: readonly JsonObject[] };
+  readonly restoreFile?: string;
+  /** The workspace storage's cluster.json: the worker loads it, saves to it as the cluster changes (durably), and moves a damaged one aside. Absent: nothing is saved. */
+  readonly persistence?: { readonly file: string };
 }
 
 export interface CallMessage<M extends EngineMethod = EngineMethod> {
@@ -179,9 +194,10 @@ export interface CallMessage<M extends EngineMethod = EngineMethod> {
   readonly params: EngineCalls[M]['params'];
 }
 
-/** Stops the cluster (orderly: the worker closes it, then exits). */
+/** Stops the cluster (orderly: the worker saves it if `save`, closes it, then exits). */
 export interface StopMessage {
   readonly type: 'stop';
+  readonly save: boolean;
 }
 
 /**
@@ -236,9 +252,14 @@ export interface MachinesMessage {
   readonly machines: readonly Machine[];
 }
 
-/** The simulation stopped on an engine failure (the clock is paused). */
-export interface FailedMessage {
-  readonly type: 'failed';
+/**
+ * Something the user should hear of: an engine failure that paused the clock, a save that could
+ * not be written ('error'); a damaged save moved aside ('warning'); a line for the output ('log').
+ * The text is complete ("KubeSim: ...").
+ */
+export interface NoticeMessage {
+  readonly type: 'notice';
+  readonly severity: 'error' | 'warning' | 'log';
   readonly message: string;
 }
 
@@ -261,7 +282,7 @@ export interface PanelMessage {
   readonly message: HostMessage;
 }
 
-export type FromEngine = PanelMessage | StartedMessage | StartFailedMessage | ReplyMessage | ViewMessage | MirrorMessage | PacerMessage | MachinesMessage | FailedMessage | ObjectChangedMessage | EtcdMembersMessage;
+export type FromEngine = PanelMessage | StartedMessage | StartFailedMessage | ReplyMessage | ViewMessage | MirrorMessage | PacerMessage | MachinesMessage | NoticeMessage | ObjectChangedMessage | EtcdMembersMessage;
 
 // ---- validation ---------------------------------------------------------------------------
 
@@ -279,6 +300,8 @@ const optional = <T>(v: unknown, check: (x: unknown) => x is T): boolean => v ==
 export const MAX_TEXT = 64 * 1024 * 1024;
 const MAX_NAME = 1024;
 const short = (v: unknown): v is string => isString(v) && v.length <= MAX_NAME;
+/** A file's absolute path (the worker reads and writes only what the extension names). */
+const isPath = (v: unknown): v is string => isString(v) && v.length > 0 && v.length <= 4096 && !v.includes('\0') && (v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v));
 
 function identityError(v: unknown): string | undefined {
   if (!isRecord(v) || !short(v.username) || !isStrings(v.groups)) return 'user: expected { username, groups }';
@@ -354,6 +377,10 @@ const PARAMS: { readonly [M in EngineMethod]: (p: Record<string, unknown>) => st
   snapshot: none,
   serveApi: (p) => (isInt(p.port) && p.port >= 0 && p.port <= 65535 ? (p.tls === undefined || (isRecord(p.tls) && isString(p.tls.key) && isString(p.tls.cert)) ? undefined : 'tls: expected { key, cert }') : 'port: expected 0 to 65535'),
   closeApi: none,
+  save: none,
+  setPersistence: (p) => (typeof p.on === 'boolean' ? undefined : 'on: expected a boolean'),
+  exportSnapshot: (p) => (isPath(p.file) ? undefined : 'file: expected a path'),
+  traceRecords: (p) => (isInt(p.fromId) && p.fromId >= 0 ? undefined : 'fromId: expected a non-negative integer'),
   panelOpen: (p) => panelIdError(p),
   panelSync: (p) => panelIdError(p),
   panelHidden: (p) => panelIdError(p),
@@ -384,9 +411,11 @@ export function parseToEngine(raw: unknown): Parsed<ToEngine> {
       if (raw.protocol !== ENGINE_PROTOCOL) return { ok: false, error: `start: protocol ${JSON.stringify(raw.protocol)} is not ${ENGINE_PROTOCOL}` };
       const settings = engineSettingsError(raw.settings);
       if (settings) return { ok: false, error: `start: ${settings}` };
+      if (raw.from !== 'saved' && raw.from !== 'fresh' && raw.from !== 'snapshot') return { ok: false, error: 'start: from: expected saved, fresh or snapshot' };
       if (raw.restore !== undefined && !isRecord(raw.restore)) return { ok: false, error: 'start: restore: expected a snapshot object' };
-      const t = raw.trace;
-      if (t !== undefined && (!isRecord(t) || !isInt(t.next) || !Array.isArray(t.records) || !t.records.every(isRecord))) return { ok: false, error: 'start: trace: expected { next, records }' };
+      if (raw.restoreFile !== undefined && !isPath(raw.restoreFile)) return { ok: false, error: 'start: restoreFile: expected a path' };
+      if (raw.from === 'snapshot' && (raw.restore === undefined) === (raw.restoreFile === undefined)) return { ok: false, error: 'start: from snapshot: expected restore or restoreFile' };
+      if (raw.persistence !== undefined && (!isRecord(raw.persistence) || !isPath(raw.persistence.file))) return { ok: false, error: 'start: persistence: expected { file }' };
       return { ok: true, message: raw as unknown as StartMessage };
     }
     case 'call': {
@@ -398,7 +427,7 @@ export function parseToEngine(raw: unknown): Parsed<ToEngine> {
       return { ok: true, message: raw as unknown as CallMessage };
     }
     case 'stop':
-      return { ok: true, message: { type: 'stop' } };
+      return typeof raw.save === 'boolean' ? { ok: true, message: { type: 'stop', save: raw.save } } : { ok: false, error: 'stop: save: expected a boolean' };
     case 'ack':
       return { ok: true, message: { type: 'ack' } };
     default:
@@ -428,8 +457,9 @@ export function parseFromEngine(raw: unknown): Parsed<FromEngine> {
       if (!isMachines(raw.machines) || !isString(raw.seed) || !isRecord(raw.clock) || !isClockState(raw.clock.state) || !isFiniteNumber(raw.clock.speed)) return { ok: false, error: 'started: expected { machines, seed, clock }' };
       return ok;
     case 'startFailed':
-    case 'failed':
-      return isString(raw.message) ? ok : { ok: false, error: `${raw.type}: message: expected a string` };
+      return isString(raw.message) ? ok : { ok: false, error: 'startFailed: message: expected a string' };
+    case 'notice':
+      return isString(raw.message) && (raw.severity === 'error' || raw.severity === 'warning' || raw.severity === 'log') ? ok : { ok: false, error: 'notice: expected { severity: error|warning|log, message }' };
     case 'reply':
       if (!isInt(raw.id)) return { ok: false, error: 'reply: id: expected an integer' };
       if (raw.ok === true) return 'result' in raw ? ok : { ok: false, error: 'reply: result missing' };
@@ -491,6 +521,10 @@ export const RESULTS: { readonly [M in EngineMethod]: (v: unknown) => boolean } 
   snapshot: (v) => isRecord(v) && isString(v.format),
   serveApi: (v) => isRecord(v) && isInt(v.port) && isString(v.url) && isString(v.kubeconfig) && isStrings(v.contexts) && isRecord(v.tls) && isString(v.tls.key) && isString(v.tls.cert),
   closeApi: (v) => v === null,
+  save: (v) => v === null,
+  setPersistence: (v) => v === null,
+  exportSnapshot: (v) => isRecord(v) && isInt(v.revision) && isInt(v.nodes),
+  traceRecords: (v) => Array.isArray(v) && v.every((r) => isRecord(r) && isInt(r.id) && isString(r.type)),
   panelOpen: (v) => v === null,
   panelSync: (v) => v === null,
   panelHidden: (v) => v === null,

@@ -197,8 +197,10 @@ async function checkApplied(text: string, ref: string, change: { from: string; t
 
 /** The Job's template error names its generated labels, with the live Job's uid. */
 async function jobTemplateError(changed: string): Promise<DiagnosticSummary> {
-  const live = await api().session.current!.adminClient.request({ verb: 'get', group: 'batch', version: 'v1', resource: 'jobs', namespace: 'default', name: 'pi' });
-  const uid = (live.body.metadata as { uid?: string }).uid;
+  // The live Job as kubectl get -o yaml shows it (read in the engine worker): metadata.uid is indented once.
+  const live = await api().session.current!.objectYaml({ group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', namespace: 'default', name: 'pi' });
+  const uid = /^ {2}uid: (\S+)$/m.exec(live)?.[1];
+  assert.ok(uid, live);
   const line = lineOf(changed, '    spec:');
   return {
     range: [line, 4, line + 5, 44],

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { KubeSimApi } from '../../src/extension/main';
 import type { TreeElement } from '../../src/extension/tree/elements';
@@ -27,8 +26,9 @@ function api(): KubeSimApi {
   return ext.exports;
 }
 
+/** Whether the engine was loaded into the extension host (it never should be: it runs in its worker). */
 function engineLoaded(): boolean {
-  return Object.keys(require.cache).some((k) => k.endsWith(`${path.sep}dist${path.sep}cluster-host.js`));
+  return Object.keys(require.cache).some((k) => /[\\/]dist[\\/](engine-worker|cluster-host|engine-[^\\/]*)\.m?js$/.test(k));
 }
 
 /** The tree's children of `parent` with their items, as a reader sees them. */
@@ -62,11 +62,11 @@ suite('kubesim cluster in the editor', () => {
   });
 
   // The time is printed (target: under 150 ms), not asserted: these machines are shared and noisy.
-  test('activation loads only the thin bundle, not the engine, and reports its time', () => {
+  test('activation loads only the thin bundle, never the engine, and reports its time', () => {
     const a = api();
     const file = repoPath('dist', 'extension.js');
     const bundle = statSync(file).size;
-    const engine = statSync(repoPath('dist', 'cluster-host.js')).size;
+    const worker = statSync(repoPath('dist', 'engine-worker.js')).size;
     const client = statSync(repoPath('dist', 'language-client.js')).size;
     // What loading the code costs: a second, fresh copy of the bundle (its top level only defines).
     const cached = require.cache[file];
@@ -76,10 +76,10 @@ suite('kubesim cluster in the editor', () => {
     const loadMs = performance.now() - t0;
     delete require.cache[file];
     if (cached) require.cache[file] = cached;
-    console.log(`      load ${loadMs.toFixed(1)} ms + activate() ${a.activationMs.toFixed(1)} ms; dist/extension.js ${(bundle / 1024).toFixed(0)} KiB at activation, dist/language-client.js ${(client / 1024).toFixed(0)} KiB right after, dist/cluster-host.js ${(engine / 1024).toFixed(0)} KiB on first use`);
+    console.log(`      load ${loadMs.toFixed(1)} ms + activate() ${a.activationMs.toFixed(1)} ms; dist/extension.js ${(bundle / 1024).toFixed(0)} KiB at activation, dist/language-client.js ${(client / 1024).toFixed(0)} KiB right after, dist/engine-worker.js ${(worker / 1024).toFixed(0)} KiB in the engine's worker thread on first use`);
     console.log(`      ${JSON.stringify({ bench: 'extension-activation', loadMs: +loadMs.toFixed(1), activateMs: +a.activationMs.toFixed(1), targetMs: 150 })}`);
-    assert.ok(bundle < engine / 4, `dist/extension.js (${bundle} bytes) stays a fraction of the engine (${engine} bytes)`);
-    if (!a.session.current) assert.equal(engineLoaded(), false, 'the engine bundle is not loaded before first use');
+    assert.ok(bundle < worker / 4, `dist/extension.js (${bundle} bytes) stays a fraction of the engine (${worker} bytes)`);
+    assert.equal(engineLoaded(), false, 'the engine is never loaded into the extension host');
   });
 
   test('Apply Current Manifest: kubectl lines in the output, pods in the tree, counts in the status bar', async () => {
@@ -90,7 +90,7 @@ suite('kubesim cluster in the editor', () => {
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('kubesim.apply');
     assert.match(a.output.text, /\$ kubectl apply -f web\.yaml {4}# as kubernetes-admin \(system:masters\)\ndeployment\.apps\/web created\nservice\/web created\n/);
-    assert.equal(engineLoaded(), true);
+    assert.equal(engineLoaded(), false, 'the cluster runs in the engine worker, not in the extension host');
 
     const pods = await eventually(() => {
       const r = rows(a, group(a, 'Pods').element);

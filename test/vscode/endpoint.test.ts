@@ -154,7 +154,7 @@ suite('kubesim API endpoint for kubectl', () => {
     assert.match(lines[0]!, /^NAME +STATUS +ROLES +AGE +VERSION$/);
     assert.deepEqual(lines.slice(1).map((l) => l.split(/ +/)[0]), [...a.session.current!.nodeNames()].sort());
     assert.match(lines[1]!, /^kubesim-control-plane +Ready +control-plane +\S+ +v1\.35\.0$/);
-    const listed = a.session.current!.trace.records().filter((r): r is ApiRequestRecord => r.type === 'api.request' && (r as ApiRequestRecord).resource === 'nodes' && (r as ApiRequestRecord).verb === 'list');
+    const listed = (await a.session.current!.traceRecords()).filter((r): r is ApiRequestRecord => r.type === 'api.request' && (r as ApiRequestRecord).resource === 'nodes' && (r as ApiRequestRecord).verb === 'list');
     assert.ok(listed.some((r) => r.user === 'kubernetes-admin' && r.code === 200), 'kubectl get nodes is an API request in the trace');
   });
 

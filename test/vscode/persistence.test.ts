@@ -59,13 +59,14 @@ suite('kubesim saved cluster', () => {
     const doc = await vscode.workspace.openTextDocument(repoPath('examples', 'web.yaml'));
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('kubesim.apply', doc.uri);
-    const before = a.session.current!.trace.records();
+    const before = await a.session.current!.traceRecords();
     const request = before.find((r) => r.type === 'api.request' && (r as unknown as { verb: string }).verb === 'patch' && (r as unknown as { resource: string }).resource === 'deployments');
     assert.ok(request, 'the apply is in the trace');
     await a.session.dispose();
     const host = await a.session.get();
-    assert.equal(JSON.stringify(host.trace.get(request.id)), JSON.stringify(request));
-    const restored = host.trace.records().filter((r) => r.id < before.at(-1)!.id + 1);
+    const after = await host.traceRecords();
+    assert.equal(JSON.stringify(after.find((r) => r.id === request.id)), JSON.stringify(request));
+    const restored = after.filter((r) => r.id < before.at(-1)!.id + 1);
     assert.deepEqual(
       restored.map((r) => r.id),
       before.map((r) => r.id),

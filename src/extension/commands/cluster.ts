@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { describeIdentity, identitySpec, parseIdentity, ADMIN } from '../identity';
 import { loadPanel } from '../host-loader';
-import { parseClusterSnapshot, serializeClusterSnapshot } from '../snapshot';
+import { serializeClusterSnapshot } from '../snapshot';
 import { clusterHost, progress, updateSetting, type Services } from './services';
 
 async function showControlPlane(s: Services): Promise<void> {
@@ -20,7 +20,7 @@ async function reset(s: Services): Promise<void> {
   const choice = await vscode.window.showWarningMessage('Reset the simulated cluster? Everything applied to it is lost; a new cluster starts from the kubesim settings.', { modal: true }, 'Reset Cluster');
   if (choice !== 'Reset Cluster') return;
   const host = await progress('resetting the cluster', () => s.session.reset());
-  s.output.append([`# cluster reset: ${host.nodeNames().length} nodes, seed "${host.cluster.seed}"`, '']);
+  s.output.append([`# cluster reset: ${host.nodeNames().length} nodes, seed "${host.seed}"`, '']);
   vscode.window.setStatusBarMessage('KubeSim: the cluster was reset', 4000);
 }
 
@@ -61,28 +61,35 @@ async function exportSnapshot(s: Services): Promise<void> {
     defaultUri: vscode.workspace.workspaceFolders?.[0] ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'kubesim-snapshot.json') : undefined,
   });
   if (!target) return;
-  const snapshot = host.snapshot();
-  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(serializeClusterSnapshot(snapshot)));
-  s.output.append([`# snapshot exported to ${vscode.workspace.asRelativePath(target, false)}: etcd revision ${snapshot.store.revision}, ${snapshot.nodes.length} nodes`, '']);
-  vscode.window.setStatusBarMessage(`KubeSim: snapshot exported (etcd revision ${snapshot.store.revision})`, 4000);
+  // The worker writes a file on this machine's disk itself (the cluster never crosses to this thread); elsewhere it comes here to be written.
+  let exported: { revision: number; nodes: number };
+  if (target.scheme === 'file') exported = await progress('exporting the snapshot', () => host.exportSnapshot(target.fsPath));
+  else {
+    const snapshot = await host.snapshot();
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(serializeClusterSnapshot(snapshot)));
+    exported = { revision: snapshot.store.revision, nodes: snapshot.nodes.length };
+  }
+  s.output.append([`# snapshot exported to ${vscode.workspace.asRelativePath(target, false)}: etcd revision ${exported.revision}, ${exported.nodes} nodes`, '']);
+  vscode.window.setStatusBarMessage(`KubeSim: snapshot exported (etcd revision ${exported.revision})`, 4000);
 }
 
 async function importSnapshot(s: Services): Promise<void> {
   const picked = await vscode.window.showOpenDialog({ title: 'KubeSim: Import Cluster Snapshot', filters: { 'KubeSim snapshot': ['json'] }, canSelectMany: false });
   if (!picked?.[0]) return;
-  let snapshot;
-  try {
-    snapshot = parseClusterSnapshot(new TextDecoder().decode(await vscode.workspace.fs.readFile(picked[0])));
-  } catch (err) {
-    void vscode.window.showErrorMessage(`KubeSim: ${err instanceof Error ? err.message : String(err)}`);
-    return;
-  }
   if (s.session.current) {
     const choice = await vscode.window.showWarningMessage('Replace the running cluster with the snapshot?', { modal: true }, 'Import');
     if (choice !== 'Import') return;
   }
-  const host = await progress('importing the snapshot', () => s.session.restore(snapshot));
-  s.output.append([`# snapshot imported from ${vscode.workspace.asRelativePath(picked[0], false)}: etcd revision ${snapshot.store.revision}, ${host.nodeNames().length} nodes`, '']);
+  // The worker reads and checks the file; the running cluster is replaced only once the snapshot's runs.
+  let host;
+  try {
+    host = await progress('importing the snapshot', () => s.session.restore(picked[0]!.fsPath));
+  } catch (err) {
+    void vscode.window.showErrorMessage(`KubeSim: ${err instanceof Error ? err.message : String(err)}`);
+    return;
+  }
+  const { revision } = await host.summary();
+  s.output.append([`# snapshot imported from ${vscode.workspace.asRelativePath(picked[0], false)}: etcd revision ${revision}, ${host.nodeNames().length} nodes`, '']);
 }
 
 export function registerClusterCommands(s: Services): vscode.Disposable[] {

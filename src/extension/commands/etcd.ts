@@ -8,7 +8,7 @@
  * etcd view to show.
  */
 import * as vscode from 'vscode';
-import type { EtcdMemberAction } from '../cluster-host';
+import type { EtcdMemberActionWire as EtcdMemberAction } from '../../protocol/engine';
 import type { EtcdTreeProvider } from '../tree/etcd';
 import { clusterHost, progress, reportOperation, type Services } from './services';
 import type { OperationReply } from '../../protocol/engine';

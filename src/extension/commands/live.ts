@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { loadPanel } from '../host-loader';
 import { detailsTarget } from '../tree/targets';
-import type { ClusterHost } from '../cluster-host';
+import type { RemoteClusterHost as ClusterHost } from '../engine/remote-host';
 import type { ObjectRef } from '../manifest-objects';
 import { VIEW_KINDS, type ViewKind, type ViewObject } from '../view-types';
 import { clusterHost, elementArg, type Services } from './services';
@@ -40,7 +40,7 @@ async function targets(host: ClusterHost, arg: unknown): Promise<ObjectRef[]> {
   }
   const doc = arg instanceof vscode.Uri ? await vscode.workspace.openTextDocument(arg) : vscode.window.activeTextEditor?.document;
   if (doc && doc.languageId === 'yaml' && doc.uri.scheme !== 'kubesim') {
-    const refs = host.manifestObjects(vscode.workspace.asRelativePath(doc.uri, false), doc.getText());
+    const refs = await host.manifestObjects(vscode.workspace.asRelativePath(doc.uri, false), doc.getText());
     if (refs.length > 0) return refs;
   }
   return VIEW_KINDS.filter((k) => k !== 'events').flatMap((k) => host.view.list(k).map(refOf));

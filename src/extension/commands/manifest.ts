@@ -4,7 +4,7 @@
  * the current user's identity, reported in kubectl's words.
  */
 import * as vscode from 'vscode';
-import type { ApplyResult } from '../../engine/kubectl/apply';
+import type { ApplyReply as ApplyResult } from '../../protocol/engine';
 import { commandHeader, formatResults } from '../messages';
 import { clusterHost, progress, type Services } from './services';
 

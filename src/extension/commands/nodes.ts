@@ -4,7 +4,8 @@
  * sends; stop and start silence and revive the node's kubelet.
  */
 import * as vscode from 'vscode';
-import type { ClusterHost, OperationResult } from '../cluster-host';
+import type { RemoteClusterHost as ClusterHost } from '../engine/remote-host';
+import type { OperationReply as OperationResult } from '../../protocol/engine';
 import { clusterHost, elementArg, progress, reportOperation, type Services } from './services';
 
 async function pickNode(host: ClusterHost, arg: unknown, title: string): Promise<string | undefined> {

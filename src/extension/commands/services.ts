@@ -3,7 +3,8 @@
  * notification), the output channel, the tree, live documents and the settings.
  */
 import * as vscode from 'vscode';
-import type { ClusterHost, OperationResult } from '../cluster-host';
+import type { RemoteClusterHost as ClusterHost } from '../engine/remote-host';
+import type { OperationReply as OperationResult } from '../../protocol/engine';
 import { commandHeader, formatResults } from '../messages';
 import type { LiveDocuments } from '../live-document';
 import type { Output } from '../output';

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { KubeObject } from '../../engine/api/types';
-import type { ClusterHost } from '../cluster-host';
+import type { RemoteClusterHost as ClusterHost } from '../engine/remote-host';
 import type { ViewKind } from '../view-types';
 import { clusterHost, elementArg, progress, reportOperation, type Services } from './services';
 

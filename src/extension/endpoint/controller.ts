@@ -15,10 +15,10 @@ import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ClusterHost } from '../cluster-host';
+import type { RemoteClusterHost as ClusterHost } from '../engine/remote-host';
 import { clusterHost, type Services } from '../commands/services';
 import type { StatusBar } from '../status-bar';
-import type { ServedApi } from './serve';
+import type { RemoteServedApi as ServedApi } from '../engine/remote-host';
 import { endpointErrorText, endpointNotice, endpointStartedLines, endpointStoppedLines, endpointTooltipLines, exportCommand, kubeconfigFileName } from './text';
 
 export const RUNNING_CONTEXT_KEY = 'kubesim.apiEndpointRunning';

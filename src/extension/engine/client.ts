@@ -22,6 +22,8 @@ import { RemoteClusterView } from './remote-view';
 export const DEFAULT_ENGINE_HEAP_MB = 8192;
 /** How long an orderly stop may take before the worker is terminated. */
 const STOP_TIMEOUT_MS = 10_000;
+/** With a save first (a big cluster writes hundreds of MB). */
+const SAVE_STOP_TIMEOUT_MS = 120_000;
 
 export class EngineCrashedError extends Error {
   constructor(message: string) {
@@ -39,15 +41,33 @@ export interface EngineClientOptions {
   settings: EngineSettings;
   /** The worker's old-generation heap limit in MB. */
   maxHeapMB: number;
-  /** A saved cluster to start from (the worker checks it) and its trace. */
+  /** Where the cluster comes from (src/protocol/engine.ts's StartMessage): 'saved' unless told. */
+  from?: 'saved' | 'fresh' | 'snapshot';
+  /** With from 'snapshot': the snapshot (the worker checks it), or an exported snapshot's path. */
   restore?: unknown;
-  trace?: { next: number; records: readonly object[] };
+  restoreFile?: string;
+  /** The workspace storage's cluster.json, which the worker loads and saves to; none: nothing is saved. */
+  persistence?: { file: string };
   /** kubesim/mirrorSync to the language server. */
   mirror(params: MirrorSyncParams): void;
-  /** The simulation stopped on an engine failure (the clock is paused; the worker lives). */
-  onFailed?(message: string): void;
+  /** What the user should hear of (an engine failure that paused the clock, a save that failed, a damaged save moved aside), or a line for the output. */
+  onNotice?(severity: 'error' | 'warning' | 'log', message: string): void;
   /** The worker died; the message says why, for the user. */
   onCrash?(message: string): void;
+}
+
+/** What the worker is started with: the settings the engine reads, copied plain (structured clone carries data only). */
+function engineSettings(s: EngineSettings): EngineSettings {
+  return {
+    nodes: { ...s.nodes, labels: { ...s.nodes.labels }, taints: s.nodes.taints.map((t) => ({ ...t })), zones: [...s.nodes.zones] },
+    speed: s.speed,
+    seed: s.seed,
+    user: { username: s.user.username, groups: [...s.user.groups] },
+    fieldValidation: s.fieldValidation,
+    traceBufferSize: s.traceBufferSize,
+    metricsServer: s.metricsServer,
+    etcd: { ...s.etcd },
+  };
 }
 
 type Pending = { method: EngineMethod; resolve: (v: unknown) => void; reject: (e: Error) => void };
@@ -110,7 +130,16 @@ export class EngineClient {
     const worker = new Worker(options.workerFile, { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMB }, stdout: false, stderr: false });
     const client = new EngineClient(worker, options);
     const ready = new Promise<void>((resolve, reject) => (client.started = { resolve, reject }));
-    client.send({ type: 'start', protocol: ENGINE_PROTOCOL, settings: options.settings, ...(options.restore !== undefined ? { restore: options.restore } : {}), ...(options.trace ? { trace: options.trace as never } : {}) });
+    const from = options.from ?? (options.restore !== undefined || options.restoreFile !== undefined ? 'snapshot' : 'saved');
+    client.send({
+      type: 'start',
+      protocol: ENGINE_PROTOCOL,
+      settings: engineSettings(options.settings),
+      from,
+      ...(options.restore !== undefined ? { restore: options.restore } : {}),
+      ...(options.restoreFile !== undefined ? { restoreFile: options.restoreFile } : {}),
+      ...(options.persistence ? { persistence: { file: options.persistence.file } } : {}),
+    });
     try {
       await ready;
     } catch (err) {
@@ -163,8 +192,8 @@ export class EngineClient {
     return () => this.etcdListeners.delete(listener);
   }
 
-  /** Stops the cluster and the worker (terminated if it does not end in time). */
-  async dispose(): Promise<void> {
+  /** Stops the cluster (saved first if `save`) and the worker (terminated if it does not end in time). */
+  async dispose(save = false): Promise<void> {
     if (this.disposing) {
       await this.exited;
       return;
@@ -172,8 +201,8 @@ export class EngineClient {
     this.disposing = true;
     this.view.stop();
     if (!this.crashed) {
-      this.worker.postMessage({ type: 'stop' } satisfies ToEngine);
-      const timer = setTimeout(() => void this.worker.terminate(), STOP_TIMEOUT_MS);
+      this.worker.postMessage({ type: 'stop', save } satisfies ToEngine);
+      const timer = setTimeout(() => void this.worker.terminate(), save ? SAVE_STOP_TIMEOUT_MS : STOP_TIMEOUT_MS);
       await this.exited;
       clearTimeout(timer);
     } else {
@@ -247,8 +276,8 @@ export class EngineClient {
         this.machines = m.machines;
         for (const l of [...this.machineListeners]) l(m.machines);
         return;
-      case 'failed':
-        this.options.onFailed?.(m.message);
+      case 'notice':
+        this.options.onNotice?.(m.severity, m.message);
         return;
       case 'objectChanged':
         this.objectListeners.get(m.watchId)?.();

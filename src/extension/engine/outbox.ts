@@ -37,6 +37,11 @@ export class Outbox {
   private inFlight = false;
   private timer: unknown;
   private closed = false;
+  /** Callbacks waiting until the view changes queued before them are sent: [the last such change's number, callback]. */
+  private marks: [number, () => void][] = [];
+  /** Numbers the view changes in the order they were queued (a re-queued change gets a new one). */
+  private queued = 0;
+  private readonly viewSeq = new Map<string, number>();
 
   constructor(
     private readonly post: (m: FromEngine) => void,
@@ -55,8 +60,29 @@ export class Outbox {
       // A change re-queued goes to the end: the order of different objects' changes is kept.
       this.view.delete(key);
       this.view.set(key, c);
+      this.viewSeq.set(key, ++this.queued);
     }
     this.schedule();
+  }
+
+  /**
+   * Calls `done` once every view change queued so far has been sent (or replaced by a later
+   * version of its object, sent or waiting): the worker's 'started' follows its first listing so.
+   */
+  afterViewChanges(done: () => void): void {
+    this.marks.push([this.queued, done]);
+    this.settleMarks();
+  }
+
+  private settleMarks(): void {
+    if (this.marks.length === 0) return;
+    // The oldest change waiting: the map keeps the order they were queued in.
+    let oldest = Infinity;
+    for (const key of this.view.keys()) {
+      oldest = this.viewSeq.get(key) ?? Infinity;
+      break;
+    }
+    while (this.marks.length > 0 && this.marks[0]![0] < oldest) this.marks.shift()![1]();
   }
 
   mirrorSync(params: MirrorSyncParams): void {
@@ -101,7 +127,11 @@ export class Outbox {
       this.replace = undefined;
       return this.emit({ type: 'mirror', params });
     }
-    if (this.view.size > 0) return this.emit({ type: 'view', changes: take(this.view), time: this.now() });
+    if (this.view.size > 0) {
+      const changes = take(this.view, this.viewSeq);
+      this.emit({ type: 'view', changes, time: this.now() });
+      return this.settleMarks();
+    }
     if (this.mirror.size > 0) return this.emit({ type: 'mirror', params: { events: take(this.mirror) } });
   }
 
@@ -111,13 +141,14 @@ export class Outbox {
   }
 }
 
-/** The oldest MAX_CHANGES entries, removed from the map. */
-function take<T>(map: Map<string, T>): T[] {
+/** The oldest MAX_CHANGES entries, removed from the map (and from `also`). */
+function take<T>(map: Map<string, T>, also?: Map<string, unknown>): T[] {
   const out: T[] = [];
   for (const [key, value] of map) {
     if (out.length >= MAX_CHANGES) break;
     out.push(value);
     map.delete(key);
+    also?.delete(key);
   }
   return out;
 }

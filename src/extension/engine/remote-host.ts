@@ -11,6 +11,7 @@ import type { MirrorSyncParams } from '../../protocol/language-server';
 import type { HostMessage } from '../../protocol/panel';
 import type { PanelConnection } from '../panel/feed';
 import type { Identity } from '../identity';
+import type { TraceRecord } from '../../engine/trace/types';
 import { checkClusterSnapshot, type ClusterSnapshot } from '../snapshot';
 import { EngineClient } from './client';
 import type { RemoteClusterView } from './remote-view';
@@ -19,11 +20,16 @@ export interface RemoteHostOptions {
   workerFile: string;
   settings: EngineSettings;
   maxHeapMB: number;
+  /** Where the cluster comes from: the workspace's save (the default), a new one, or a snapshot. */
+  from?: 'saved' | 'fresh' | 'snapshot';
   restore?: ClusterSnapshot;
-  trace?: { next: number; records: readonly object[] };
+  /** An exported snapshot's path, read in the worker. */
+  restoreFile?: string;
+  /** The workspace storage's cluster.json (the worker loads and saves it); none: nothing is saved. */
+  persistence?: { file: string };
   mirror(params: MirrorSyncParams): void;
-  /** The simulation stopped on an engine failure (the clock is paused). */
-  onError(message: string): void;
+  /** What the user should hear of, or a line for the output ('log'). */
+  onNotice(severity: 'error' | 'warning' | 'log', message: string): void;
   /** The worker died: the message says why and what to do. */
   onCrash(message: string): void;
 }
@@ -84,10 +90,12 @@ export class RemoteClusterHost {
       workerFile: options.workerFile,
       settings: options.settings,
       maxHeapMB: options.maxHeapMB,
+      from: options.from,
       restore: options.restore,
-      trace: options.trace,
+      restoreFile: options.restoreFile,
+      persistence: options.persistence,
       mirror: options.mirror,
-      onFailed: options.onError,
+      onNotice: options.onNotice,
       onCrash: options.onCrash,
     });
     const members = (await engine.call('etcdMembers', {})) as unknown as MemberStatus[] | null;
@@ -208,9 +216,34 @@ export class RemoteClusterHost {
     return this.engine.call('stepToNextChange', {});
   }
 
-  /** Everything needed to carry on later, taken in one step in the worker. */
+  /** Everything needed to carry on later, taken in one step in the worker (it crosses the thread boundary whole: exportSnapshot writes a file without that). */
   async snapshot(): Promise<ClusterSnapshot> {
     return checkClusterSnapshot(await this.engine.call('snapshot', {}));
+  }
+
+  /** Export Cluster Snapshot to a file, written by the worker. */
+  exportSnapshot(file: string): Promise<{ revision: number; nodes: number }> {
+    return this.engine.call('exportSnapshot', { file });
+  }
+
+  /** Writes the cluster to its save now (persistence on). */
+  async save(): Promise<void> {
+    await this.engine.call('save', {});
+  }
+
+  /** kubesim.persistence changed: saves now, or removes the save. */
+  async setPersistence(on: boolean): Promise<void> {
+    await this.engine.call('setPersistence', { on });
+  }
+
+  /** The trace's records from `fromId` on (as the panel's story has them). */
+  async traceRecords(fromId = 0): Promise<TraceRecord[]> {
+    return (await this.engine.call('traceRecords', { fromId })) as unknown as TraceRecord[];
+  }
+
+  /** Whether the worker died, and why. */
+  get crashReason(): string | undefined {
+    return this.engine.crashReason;
   }
 
   async serveApi(port: number, tls?: { key: string; cert: string }): Promise<RemoteServedApi> {
@@ -251,8 +284,9 @@ export class RemoteClusterHost {
     void this.engine.call('resyncMirror', {}).catch(() => undefined);
   }
 
-  dispose(): Promise<void> {
-    return this.engine.dispose();
+  /** Stops the cluster and its worker, saving it first if `save`. */
+  dispose(save = false): Promise<void> {
+    return this.engine.dispose(save);
   }
 }
 

@@ -1,20 +1,25 @@
 /**
  * The engine worker (dist/engine-worker.js): a worker_threads Worker in which the cluster runs,
  * with a heap of its own (resourceLimits from kubesim.engine.maxHeapMB), so that however big the
- * simulation grows the extension host's thread stays free and its heap untouched. It hosts the
- * same ClusterHost the extension ran in its own thread (createCluster on a slicing ClockHost, the
- * Pacer, the informers of the tree, the language server's mirror feed) and speaks
- * src/protocol/engine.ts with the extension: calls answered by replies, the tree's changes and
- * the mirror's events streamed through the Outbox, one message in flight at a time.
+ * simulation grows the extension host's thread stays free and its heap untouched. One worker
+ * holds one cluster: a ClusterHost (createCluster on a slicing ClockHost, the Pacer, the
+ * informers of the tree, the language server's mirror feed) in an EngineSession, which restores
+ * it from the workspace's save and saves it as it changes. It speaks src/protocol/engine.ts with
+ * the extension: calls answered by replies, the tree's changes and the mirror's events streamed
+ * through the Outbox, one message in flight at a time.
  *
  * Every message from the extension is checked (parseToEngine) before it is acted on; a refused
  * call is answered with the reason, a refused message of another kind is dropped.
  */
 import { parentPort } from 'node:worker_threads';
-import { ClusterHost } from '../cluster-host';
+import { promises as fs } from 'node:fs';
+import * as HostModule from '../cluster-host';
+import type { ClusterHost } from '../cluster-host';
 import { DEFAULT_SETTINGS, type KubeSimSettings } from '../settings';
-import { checkClusterSnapshot } from '../snapshot';
-import type { SavedTrace } from '../../engine/trace/buffer';
+import { checkClusterSnapshot, parseClusterSnapshot, snapshotJsonChunks } from '../snapshot';
+import { SnapshotFile } from '../persistence';
+import { writeFileDurably } from '../durable-file';
+import { EngineSession } from './engine-session';
 import { parseToEngine, type CallMessage, type EngineCalls, type EngineMethod, type EngineSettings, type FromEngine, type Machine, type StartMessage, type WireViewChange } from '../../protocol/engine';
 import type { ViewChange } from '../view-types';
 import { Outbox } from './outbox';
@@ -29,7 +34,7 @@ type Handlers = { [M in EngineMethod]: (host: ClusterHost, params: EngineCalls[M
 /** Wall ms between two etcdMembers messages at most (a burst of elections makes one). */
 const ETCD_MEMBERS_MS = 200;
 
-function settingsOf(s: EngineSettings): KubeSimSettings {
+function settingsOf(s: EngineSettings, persistence: boolean): KubeSimSettings {
   return {
     ...DEFAULT_SETTINGS,
     nodes: { ...s.nodes, labels: { ...s.nodes.labels }, taints: s.nodes.taints.map((t) => ({ ...t })), zones: [...s.nodes.zones] },
@@ -40,8 +45,7 @@ function settingsOf(s: EngineSettings): KubeSimSettings {
     traceBufferSize: s.traceBufferSize,
     metricsServer: s.metricsServer,
     etcd: { ...s.etcd },
-    // The extension saves the cluster; the worker never writes the workspace storage itself.
-    persistence: false,
+    persistence,
   };
 }
 
@@ -52,6 +56,7 @@ function plain<T>(value: T): T {
 
 export class EngineWorker {
   private host: ClusterHost | undefined;
+  session: EngineSession | undefined;
   private readonly outbox: Outbox;
   private machinesSent = '';
   private stopping: Promise<void> | undefined;
@@ -83,22 +88,29 @@ export class EngineWorker {
       case 'ack':
         return this.outbox.ack();
       case 'stop':
-        return this.stop();
+        return this.stop(m.save);
     }
   }
 
   private async start(m: StartMessage): Promise<void> {
-    if (this.host) return this.post({ type: 'startFailed', message: 'kubesim engine: a cluster is already running in this worker' });
+    if (this.session) return this.post({ type: 'startFailed', message: 'kubesim engine: a cluster is already running in this worker' });
+    const settings = settingsOf(m.settings, m.persistence !== undefined);
+    const notice = (severity: 'error' | 'warning' | 'log') => (message: string) => this.post({ type: 'notice', severity, message });
+    const session = new EngineSession({
+      load: () => HostModule,
+      settings: () => settings,
+      file: m.persistence ? new SnapshotFile(m.persistence.file) : undefined,
+      mirror: (params) => this.outbox.mirrorSync(params),
+      report: notice('error'),
+      warn: notice('warning'),
+      log: notice('log'),
+    });
+    this.session = session;
     try {
-      const restore = m.restore === undefined ? undefined : checkClusterSnapshot(m.restore);
-      const trace = m.trace as SavedTrace | undefined;
-      const host = await ClusterHost.start({
-        settings: settingsOf(m.settings),
-        restore,
-        trace,
-        mirror: (params) => this.outbox.mirrorSync(params),
-        onError: (err) => this.post({ type: 'failed', message: err instanceof Error ? err.message : String(err) }),
-      });
+      let host: ClusterHost;
+      if (m.from === 'fresh') host = await session.reset();
+      else if (m.from === 'snapshot') host = await session.restore(m.restoreFile !== undefined ? parseClusterSnapshot(await fs.readFile(m.restoreFile, 'utf8')) : checkClusterSnapshot(m.restore));
+      else host = await session.get();
       this.host = host;
       host.view.onChange((changes) => this.outbox.viewChanges(changes.map((c) => this.wire(host, c))));
       host.pacer.onChange((state, speed) => this.post({ type: 'pacer', state, speed }));
@@ -112,8 +124,10 @@ export class EngineWorker {
         for (const o of host.view.objects(kind)) first.push(this.wire(host, { kind, type: 'ADDED', key: keyOf(o), object: o }));
       }
       this.outbox.viewChanges(first);
-      this.post({ type: 'started', machines: this.machines(), seed: host.cluster.seed, clock: { state, speed } });
+      // 'started' comes after the first listing: the extension's tree is whole when the start resolves.
+      this.outbox.afterViewChanges(() => this.post({ type: 'started', machines: this.machines(), seed: host.cluster.seed, clock: { state, speed } }));
     } catch (err) {
+      this.session = undefined;
       this.post({ type: 'startFailed', message: err instanceof Error ? err.message : String(err) });
     }
   }
@@ -160,7 +174,8 @@ export class EngineWorker {
     }
   }
 
-  stop(): Promise<void> {
+  /** Saves the cluster (if `save` and persistence is on), then stops it. */
+  stop(save: boolean): Promise<void> {
     this.stopping ??= (async () => {
       this.outbox.close();
       if (this.etcdTimer) clearTimeout(this.etcdTimer);
@@ -168,7 +183,8 @@ export class EngineWorker {
       this.watches.clear();
       for (const feed of this.panels.values()) await feed.dispose();
       this.panels.clear();
-      await this.host?.dispose();
+      if (save) await this.session?.dispose();
+      else await this.session?.close();
       this.host = undefined;
     })();
     return this.stopping;
@@ -242,6 +258,20 @@ const HANDLERS: Handlers = {
     return null;
   },
   snapshot: (h) => h.snapshot() as unknown as JsonObject,
+  save: async (_h, _p, w) => {
+    await w.session?.save();
+    return null;
+  },
+  setPersistence: async (_h, p, w) => {
+    await w.session?.setPersistence(p.on);
+    return null;
+  },
+  exportSnapshot: async (h, p) => {
+    const snapshot = h.snapshot();
+    await writeFileDurably(p.file, snapshotJsonChunks(snapshot));
+    return { revision: snapshot.store.revision, nodes: snapshot.nodes.length };
+  },
+  traceRecords: (h, p) => h.trace.records().filter((r) => r.id >= p.fromId) as unknown as JsonObject[],
   serveApi: async (h, p, w) => {
     const served = await h.serveApi(p.port, p.tls);
     w.served = served;

@@ -33,9 +33,8 @@ export class EtcdTreeProvider implements vscode.TreeDataProvider<EtcdMemberEleme
   constructor(private readonly session: ClusterSession) {
     this.subscription = session.onDidChangeCluster((host) => {
       this.unsubscribe?.();
-      this.unsubscribe = host?.trace.subscribe((r) => {
-        if (r.type === 'etcd.member') this.refresh();
-      });
+      // The worker sends the members' status when an election or a fault changes it.
+      this.unsubscribe = host?.onEtcdMembers(() => this.refresh());
       this.elements.clear();
       this.refresh();
     });

@@ -6,7 +6,7 @@ import * as HostModule from '../../../src/extension/cluster-host';
 import type { ClusterHost } from '../../../src/extension/cluster-host';
 import { SnapshotFile } from '../../../src/extension/persistence';
 import { parseClusterSnapshot } from '../../../src/extension/snapshot';
-import { ClusterSession } from '../../../src/extension/session';
+import { EngineSession as ClusterSession } from '../../../src/extension/engine/engine-session';
 import { DEFAULT_SETTINGS, type KubeSimSettings } from '../../../src/extension/settings';
 import type { MirrorSyncParams } from '../../../src/protocol/language-server';
 import type { WallClock } from '../../../src/engine/pacer';

@@ -36,7 +36,9 @@ function pod(name: string, rv: number, node?: string): WireViewChange {
 
 describe('engine protocol', () => {
   it('accepts the extension settings and the calls the extension makes', () => {
-    assert.deepEqual(parseToEngine({ type: 'start', protocol: ENGINE_PROTOCOL, settings: DEFAULT_SETTINGS }).ok, true);
+    assert.deepEqual(parseToEngine({ type: 'start', protocol: ENGINE_PROTOCOL, settings: DEFAULT_SETTINGS, from: 'saved', persistence: { file: '/tmp/ws/cluster.json' } }).ok, true);
+    assert.deepEqual(parseToEngine({ type: 'start', protocol: ENGINE_PROTOCOL, settings: DEFAULT_SETTINGS, from: 'snapshot', restoreFile: '/tmp/snap.json' }).ok, true);
+    assert.deepEqual(parseToEngine({ type: 'stop', save: true }), { ok: true, message: { type: 'stop', save: true } });
     assert.deepEqual(parseToEngine({ type: 'call', id: 1, method: 'apply', params: { file: 'web.yaml', text: 'kind: Pod', dryRun: false } }).ok, true);
     assert.deepEqual(parseToEngine({ type: 'call', id: 2, method: 'node', params: { action: 'drain', name: 'kubesim-worker' } }).ok, true);
     assert.deepEqual(parseToEngine({ type: 'ack' }), { ok: true, message: { type: 'ack' } });
@@ -49,7 +51,12 @@ describe('engine protocol', () => {
       return (p as { error: string }).error;
     };
     assert.match(refused({ type: 'start', protocol: 'kubesim/engine@0', settings: DEFAULT_SETTINGS }), /protocol "kubesim\/engine@0" is not kubesim\/engine@1/);
-    assert.match(refused({ type: 'start', protocol: ENGINE_PROTOCOL, settings: { ...DEFAULT_SETTINGS, fieldValidation: 'Loose' } }), /fieldValidation/);
+    assert.match(refused({ type: 'start', protocol: ENGINE_PROTOCOL, settings: { ...DEFAULT_SETTINGS, fieldValidation: 'Loose' }, from: 'saved' }), /fieldValidation/);
+    assert.match(refused({ type: 'start', protocol: ENGINE_PROTOCOL, settings: DEFAULT_SETTINGS }), /from: expected saved, fresh or snapshot/);
+    assert.match(refused({ type: 'start', protocol: ENGINE_PROTOCOL, settings: DEFAULT_SETTINGS, from: 'snapshot' }), /expected restore or restoreFile/);
+    assert.match(refused({ type: 'start', protocol: ENGINE_PROTOCOL, settings: DEFAULT_SETTINGS, from: 'saved', persistence: { file: 'relative/cluster.json' } }), /persistence/);
+    assert.match(refused({ type: 'call', id: 1, method: 'exportSnapshot', params: { file: 'x\u0000.json' } }), /file: expected a path/);
+    assert.match(refused({ type: 'stop' }), /save: expected a boolean/);
     assert.match(refused({ type: 'call', id: 1, method: 'eval', params: {} }), /unknown method "eval"/);
     assert.match(refused({ type: 'call', id: 1, method: '__proto__', params: {} }), /unknown method/);
     assert.match(refused({ type: 'call', id: -1, method: 'summary', params: {} }), /id/);
@@ -96,6 +103,25 @@ describe('engine outbox', () => {
     box.mirrorSync({ events: [{ type: 'ADDED', object: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'd' } } }] });
     box.ack();
     assert.equal(sent[2]!.type, 'mirror');
+  });
+
+  it('tells when the changes queued before a mark have gone (the worker\'s started follows its first listing)', () => {
+    const timers = fakeTimers();
+    const sent: FromEngine[] = [];
+    const box = new Outbox((m) => sent.push(m), () => 0, timers);
+    const marks: string[] = [];
+    box.afterViewChanges(() => marks.push('empty'));
+    assert.deepEqual(marks, ['empty'], 'nothing queued: at once');
+    box.viewChanges(Array.from({ length: MAX_CHANGES * 2 + 1 }, (_, i) => pod(`p${i}`, i + 1)));
+    box.afterViewChanges(() => marks.push(`listed after ${sent.length} messages`));
+    // A change of a listed object after the mark: the mark does not wait for it.
+    box.viewChanges([pod('p0', 9999), pod('later', 10_000)]);
+    timers.run();
+    assert.deepEqual(marks, ['empty']);
+    // p1..p250, then p251..p500: p0 went to the end with its new version.
+    box.ack();
+    assert.deepEqual(marks, ['empty', 'listed after 2 messages']);
+    assert.equal(box.pending, 2, 'p0 and later wait for the next ack');
   });
 
   it('sends a full mirror listing whole, dropping the mirror events queued before it', () => {

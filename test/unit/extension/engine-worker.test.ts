@@ -60,7 +60,7 @@ describe('engine worker', function () {
 
   it('serves what the extension host used to read in its thread: live objects, snapshots, the endpoint, etcd members', async () => {
     const crash = (m: string) => assert.fail(m);
-    const host = await RemoteClusterHost.start({ workerFile: WORKER, settings, maxHeapMB: 2048, mirror: () => undefined, onError: crash, onCrash: crash });
+    const host = await RemoteClusterHost.start({ workerFile: WORKER, settings, maxHeapMB: 2048, mirror: () => undefined, onNotice: (severity, m) => severity !== 'log' && crash(m), onCrash: crash });
     let restored: RemoteClusterHost | undefined;
     try {
       assert.deepEqual(host.etcdMembers()?.map((m) => m.name), ['etcd-0', 'etcd-1', 'etcd-2']);
@@ -88,7 +88,7 @@ describe('engine worker', function () {
       await host.pacer.pause();
       const snapshot = await host.snapshot();
       assert.equal(snapshot.format, 'kubesim/cluster-snapshot@1');
-      restored = await RemoteClusterHost.start({ workerFile: WORKER, settings, maxHeapMB: 2048, restore: snapshot, mirror: () => undefined, onError: crash, onCrash: crash });
+      restored = await RemoteClusterHost.start({ workerFile: WORKER, settings, maxHeapMB: 2048, restore: snapshot, mirror: () => undefined, onNotice: (severity, m) => severity !== 'log' && crash(m), onCrash: crash });
       await until(() => restored!.view.list('deployments').length === 1, 'the restored deployment');
       assert.equal(restored.view.get('deployments', 'default/web')?.object.metadata.uid, host.view.get('deployments', 'default/web')?.object.metadata.uid);
       assert.equal(restored.pacer.current.state, 'paused');
@@ -100,7 +100,7 @@ describe('engine worker', function () {
 
   it('feeds the control-plane panel from the worker: the sync, live records, time travel; hostile reads refused there too', async () => {
     const crash = (m: string) => assert.fail(m);
-    const host = await RemoteClusterHost.start({ workerFile: WORKER, settings, maxHeapMB: 2048, mirror: () => undefined, onError: crash, onCrash: crash });
+    const host = await RemoteClusterHost.start({ workerFile: WORKER, settings, maxHeapMB: 2048, mirror: () => undefined, onNotice: (severity, m) => severity !== 'log' && crash(m), onCrash: crash });
     try {
       const got: HostMessage[] = [];
       const panel = await host.connectPanel((m) => got.push(m));

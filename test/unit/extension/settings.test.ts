@@ -29,6 +29,7 @@ describe('kubesim.* settings', () => {
       'etcd.latency': 'model',
       'etcd.rttMs': 2,
       'etcd.walFsyncMs': null,
+      'engine.maxHeapMB': 4096,
     });
     assert.deepEqual(problems, []);
     assert.deepEqual(settings, {
@@ -42,6 +43,7 @@ describe('kubesim.* settings', () => {
       metricsServer: false,
       apiEndpoint: { port: 6443 },
       etcd: { members: 5, latency: 'model', rttMs: 2 },
+      engine: { maxHeapMB: 4096 },
     });
   });
 
