@@ -1,8 +1,9 @@
 /**
- * The editor's informer caches: one watch per resource the Cluster tree and the status bar show,
- * made through the extension's informer factory (an API client like any other, so the watches
- * show in the control plane's request log). Changes reach listeners in batches, off
- * the clock's turn (setImmediate), with the object before and after.
+ * The editor's informer caches, beside the cluster in the engine worker: one watch per resource
+ * the Cluster tree and the status bar show, made through the editor's informer factory (an API
+ * client like any other, so the watches show in the control plane's request log). Changes reach
+ * listeners in batches, off the clock's turn (setImmediate), with the object before and after;
+ * the worker streams them to the extension host's copy (engine/remote-view.ts).
  */
 import type { KubeObject } from '../engine/api/types';
 import type { Clock } from '../engine/clock';
@@ -15,6 +16,7 @@ import { computePodResources } from '../engine/scheduler/cache/resource';
 import type { Cell } from '../engine/printers/table';
 import { VIEW_KINDS, type ClusterView, type ViewChange, type ViewKind, type ViewObject } from './view-types';
 import { setOwn } from '../engine/api/own';
+import { byKey, newestEvents, requestedBy, sliceOfService, ViewListeners } from './view-queries';
 
 const RESOURCES: Record<ViewKind, GroupVersionResource> = {
   nodes: NODES,
@@ -28,24 +30,16 @@ const RESOURCES: Record<ViewKind, GroupVersionResource> = {
   events: EVENTS,
 };
 
-const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
-
-function eventTime(e: KubeObject): string {
-  const t = (e as { lastTimestamp?: unknown; eventTime?: unknown }).lastTimestamp ?? (e as { eventTime?: unknown }).eventTime ?? e.metadata.creationTimestamp;
-  return typeof t === 'string' ? t : '';
-}
-
-export class InformerClusterView implements ClusterView {
+export class InformerClusterView extends ViewListeners implements ClusterView {
   private readonly informers = new Map<ViewKind, SharedIndexInformer>();
-  private readonly listeners = new Set<(changes: readonly ViewChange[]) => void>();
   private pending: ViewChange[] = [];
   private flushing = false;
-  private stopped = false;
 
   constructor(
     private readonly factory: SharedInformerFactory,
     private readonly clock: Clock,
   ) {
+    super();
     for (const kind of VIEW_KINDS) {
       const informer = factory.informerFor(RESOURCES[kind], {}, kind === 'pods' ? { [NODE_NAME_INDEX]: nodeNameIndexFunc } : undefined);
       informer.addEventHandler({
@@ -92,44 +86,15 @@ export class InformerClusterView implements ClusterView {
   }
 
   requested(nodeName: string): { milliCPU: number; memory: number; pods: number } {
-    let milliCPU = 0;
-    let memory = 0;
-    let pods = 0;
-    for (const pod of this.informer('pods').indexer.byIndex(NODE_NAME_INDEX, nodeName)) {
-      const phase = (pod.status as { phase?: unknown } | undefined)?.phase;
-      if (phase === 'Succeeded' || phase === 'Failed') continue;
-      const r = computePodResources(pod as unknown as Pod).requests;
-      milliCPU += r.milliCPU;
-      memory += r.memory;
-      pods++;
-    }
-    return { milliCPU, memory, pods };
+    return requestedBy(this.informer('pods').indexer.byIndex(NODE_NAME_INDEX, nodeName), (p) => p, (p) => computePodResources(p as unknown as Pod).requests);
   }
 
   slicesOfService(namespace: string, name: string): ViewObject[] {
-    const slices = this.informer('endpointslices').indexer.listNamespace(namespace).filter((s) => s.metadata.labels?.[SERVICE_NAME_LABEL] === name);
-    return this.rows('endpointslices', slices);
+    return this.rows('endpointslices', this.informer('endpointslices').indexer.listNamespace(namespace).filter((s) => sliceOfService(s, namespace, name)));
   }
 
   recentEvents(limit: number): ViewObject[] {
-    const events = this.informer('events').indexer.list();
-    const newest = events
-      .map((e) => ({ e, t: eventTime(e), rv: Number(e.metadata.resourceVersion ?? 0) }))
-      .sort((a, b) => (a.t === b.t ? b.rv - a.rv : a.t < b.t ? 1 : -1))
-      .slice(0, limit)
-      .map((x) => x.e);
-    return newest.map((e) => this.viewObject('events', e));
-  }
-
-  onChange(listener: (changes: readonly ViewChange[]) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** The factory's owner shuts the informers down. */
-  stop(): void {
-    this.stopped = true;
-    this.listeners.clear();
+    return newestEvents(this.informer('events').indexer.list(), (e) => e, limit).map((e) => this.viewObject('events', e));
   }
 
   private informer(kind: ViewKind): SharedIndexInformer {
@@ -137,7 +102,7 @@ export class InformerClusterView implements ClusterView {
   }
 
   private rows(kind: ViewKind, objects: readonly KubeObject[]): ViewObject[] {
-    return objects.map((o) => this.viewObject(kind, o)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return objects.map((o) => this.viewObject(kind, o)).sort(byKey);
   }
 
   /** kubectl get's cells of the object at the current virtual time, by lower-case column name. */
@@ -164,8 +129,7 @@ export class InformerClusterView implements ClusterView {
       this.flushing = false;
       const batch = this.pending;
       this.pending = [];
-      if (this.stopped || batch.length === 0) return;
-      for (const l of this.listeners) l(batch);
+      this.emit(batch);
     });
   }
 }

@@ -39,6 +39,20 @@ export interface EngineSettings {
   readonly etcd: { readonly members: number; readonly latency: 'default' | 'model' | 'instant'; readonly apiserverMs?: number; readonly rttMs?: number; readonly walFsyncMs?: number };
 }
 
+/** The engine's settings out of a larger settings object, copied plain (structured clone carries data only; the receiver owns its copy). */
+export function copyEngineSettings(s: EngineSettings): EngineSettings {
+  return {
+    nodes: { ...s.nodes, labels: { ...s.nodes.labels }, taints: s.nodes.taints.map((t) => ({ ...t })), zones: [...s.nodes.zones] },
+    speed: s.speed,
+    seed: s.seed,
+    user: { username: s.user.username, groups: [...s.user.groups] },
+    fieldValidation: s.fieldValidation,
+    traceBufferSize: s.traceBufferSize,
+    metricsServer: s.metricsServer,
+    etcd: { ...s.etcd },
+  };
+}
+
 export interface EngineIdentity {
   readonly username: string;
   readonly groups: readonly string[];

@@ -12,7 +12,7 @@
  * import: the tests and the bench drive it in plain node.
  */
 import { Worker } from 'node:worker_threads';
-import { ENGINE_PROTOCOL, parseFromEngine, RESULTS, type EngineCalls, type EngineMethod, type EngineSettings, type FromEngine, type Machine, type ToEngine } from '../../protocol/engine';
+import { copyEngineSettings, ENGINE_PROTOCOL, parseFromEngine, RESULTS, type EngineCalls, type EngineMethod, type EngineSettings, type FromEngine, type Machine, type ToEngine } from '../../protocol/engine';
 import type { MirrorSyncParams } from '../../protocol/language-server';
 import type { JsonObject } from '../../engine/api/types';
 import type { HostMessage } from '../../protocol/panel';
@@ -54,20 +54,6 @@ export interface EngineClientOptions {
   onNotice?(severity: 'error' | 'warning' | 'log', message: string): void;
   /** The worker died; the message says why, for the user. */
   onCrash?(message: string): void;
-}
-
-/** What the worker is started with: the settings the engine reads, copied plain (structured clone carries data only). */
-function engineSettings(s: EngineSettings): EngineSettings {
-  return {
-    nodes: { ...s.nodes, labels: { ...s.nodes.labels }, taints: s.nodes.taints.map((t) => ({ ...t })), zones: [...s.nodes.zones] },
-    speed: s.speed,
-    seed: s.seed,
-    user: { username: s.user.username, groups: [...s.user.groups] },
-    fieldValidation: s.fieldValidation,
-    traceBufferSize: s.traceBufferSize,
-    metricsServer: s.metricsServer,
-    etcd: { ...s.etcd },
-  };
 }
 
 type Pending = { method: EngineMethod; resolve: (v: unknown) => void; reject: (e: Error) => void };
@@ -134,7 +120,7 @@ export class EngineClient {
     client.send({
       type: 'start',
       protocol: ENGINE_PROTOCOL,
-      settings: engineSettings(options.settings),
+      settings: copyEngineSettings(options.settings),
       from,
       ...(options.restore !== undefined ? { restore: options.restore } : {}),
       ...(options.restoreFile !== undefined ? { restoreFile: options.restoreFile } : {}),

@@ -2,35 +2,24 @@
  * The Cluster tree's objects on the extension host's side of the engine worker: a cache of the
  * objects of the tree's kinds with the kubectl rows the worker printed, kept by the worker's
  * stream of view changes (src/protocol/engine.ts), answering the same ClusterView questions the
- * in-thread informers answer (cluster-view.ts). Each change keeps the version it replaces, so a
+ * worker's informers answer (cluster-view.ts), with the same queries (view-queries.ts). Each change keeps the version it replaces, so a
  * MODIFIED carries `old` as an informer's update does. Rows are as printed when the change was
  * sent (ages move on with the next change of the object).
  */
 import type { KubeObject } from '../../engine/api/types';
 import type { WireViewChange } from '../../protocol/engine';
 import { VIEW_KINDS, type ClusterView, type ViewChange, type ViewKind, type ViewObject } from '../view-types';
+import { byKey, newestEvents, requestedBy, sliceOfService, ViewListeners } from '../view-queries';
 
-const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
-
-function eventTime(e: KubeObject): string {
-  const t = (e as { lastTimestamp?: unknown; eventTime?: unknown }).lastTimestamp ?? (e as { eventTime?: unknown }).eventTime ?? e.metadata.creationTimestamp;
-  return typeof t === 'string' ? t : '';
-}
-
-function byKey(a: ViewObject, b: ViewObject): number {
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-}
-
-export class RemoteClusterView implements ClusterView {
+export class RemoteClusterView extends ViewListeners implements ClusterView {
   private readonly objectsByKind = new Map<ViewKind, Map<string, ViewObject>>();
   private readonly podsByNode = new Map<string, Map<string, ViewObject>>();
   /** Each pod's requests as the worker's scheduler accounting computed them. */
   private readonly podRequests = new Map<string, { readonly milliCPU: number; readonly memory: number }>();
-  private readonly listeners = new Set<(changes: readonly ViewChange[]) => void>();
-  private stopped = false;
   synced = false;
 
   constructor() {
+    super();
     for (const kind of VIEW_KINDS) this.objectsByKind.set(kind, new Map());
   }
 
@@ -57,8 +46,7 @@ export class RemoteClusterView implements ClusterView {
       // A version the cache had not seen is an ADDED to its listeners, as an informer's first sight is.
       out.push(before ? { kind: c.kind, type: 'MODIFIED', key: c.key, object: c.object, old: before.object } : { kind: c.kind, type: 'ADDED', key: c.key, object: c.object });
     }
-    if (out.length === 0) return;
-    for (const l of [...this.listeners]) l(out);
+    this.emit(out);
   }
 
   list(kind: ViewKind): ViewObject[] {
@@ -82,40 +70,15 @@ export class RemoteClusterView implements ClusterView {
   }
 
   requested(nodeName: string): { milliCPU: number; memory: number; pods: number } {
-    let milliCPU = 0;
-    let memory = 0;
-    let pods = 0;
-    for (const v of this.podsByNode.get(nodeName)?.values() ?? []) {
-      const phase = (v.object.status as { phase?: unknown } | undefined)?.phase;
-      if (phase === 'Succeeded' || phase === 'Failed') continue;
-      const r = this.podRequests.get(v.key) ?? { milliCPU: 0, memory: 0 };
-      milliCPU += r.milliCPU;
-      memory += r.memory;
-      pods++;
-    }
-    return { milliCPU, memory, pods };
+    return requestedBy(this.podsByNode.get(nodeName)?.values() ?? [], (v) => v.object, (v) => this.podRequests.get(v.key) ?? { milliCPU: 0, memory: 0 });
   }
 
   slicesOfService(namespace: string, name: string): ViewObject[] {
-    return this.list('endpointslices').filter((s) => s.object.metadata.namespace === namespace && s.object.metadata.labels?.[SERVICE_NAME_LABEL] === name);
+    return this.list('endpointslices').filter((s) => sliceOfService(s.object, namespace, name));
   }
 
   recentEvents(limit: number): ViewObject[] {
-    return [...this.objectsByKind.get('events')!.values()]
-      .map((v) => ({ v, t: eventTime(v.object), rv: Number(v.object.metadata.resourceVersion ?? 0) }))
-      .sort((a, b) => (a.t === b.t ? b.rv - a.rv : a.t < b.t ? 1 : -1))
-      .slice(0, limit)
-      .map((x) => x.v);
-  }
-
-  onChange(listener: (changes: readonly ViewChange[]) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  stop(): void {
-    this.stopped = true;
-    this.listeners.clear();
+    return newestEvents(this.objectsByKind.get('events')!.values(), (v) => v.object, limit);
   }
 
   private indexPod(v: ViewObject): void {

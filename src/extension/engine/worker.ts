@@ -20,7 +20,7 @@ import { checkClusterSnapshot, parseClusterSnapshot, snapshotJsonChunks } from '
 import { SnapshotFile } from '../persistence';
 import { writeFileDurably } from '../durable-file';
 import { EngineSession } from './engine-session';
-import { parseToEngine, type CallMessage, type EngineCalls, type EngineMethod, type EngineSettings, type FromEngine, type Machine, type StartMessage, type WireViewChange } from '../../protocol/engine';
+import { copyEngineSettings, parseToEngine, type CallMessage, type EngineCalls, type EngineMethod, type EngineSettings, type FromEngine, type Machine, type StartMessage, type WireViewChange } from '../../protocol/engine';
 import type { ViewChange } from '../view-types';
 import { Outbox } from './outbox';
 import type { JsonObject } from '../../engine/api/types';
@@ -35,18 +35,8 @@ type Handlers = { [M in EngineMethod]: (host: ClusterHost, params: EngineCalls[M
 const ETCD_MEMBERS_MS = 200;
 
 function settingsOf(s: EngineSettings, persistence: boolean): KubeSimSettings {
-  return {
-    ...DEFAULT_SETTINGS,
-    nodes: { ...s.nodes, labels: { ...s.nodes.labels }, taints: s.nodes.taints.map((t) => ({ ...t })), zones: [...s.nodes.zones] },
-    speed: s.speed,
-    seed: s.seed,
-    user: { username: s.user.username, groups: [...s.user.groups] },
-    fieldValidation: s.fieldValidation,
-    traceBufferSize: s.traceBufferSize,
-    metricsServer: s.metricsServer,
-    etcd: { ...s.etcd },
-    persistence,
-  };
+  // A fresh copy: the worker's own to change.
+  return { ...DEFAULT_SETTINGS, ...(copyEngineSettings(s) as Pick<KubeSimSettings, keyof EngineSettings>), persistence };
 }
 
 /** Structured clone carries plain data only: results are made plain (no class instances, no functions). */
@@ -221,7 +211,7 @@ const HANDLERS: Handlers = {
     return null;
   },
   stepToNextChange: (h) => h.stepToNextChange(),
-  addNode: (h, p) => h.addNode({ ...DEFAULT_SETTINGS, nodes: { ...p.nodes, labels: { ...p.nodes.labels }, taints: p.nodes.taints.map((t) => ({ ...t })), zones: [...p.nodes.zones] } }),
+  addNode: (h, p) => h.addNode(settingsOf({ ...DEFAULT_SETTINGS, nodes: p.nodes }, false)),
   node: (h, p) => {
     switch (p.action) {
       case 'stop':
