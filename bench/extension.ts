@@ -109,7 +109,7 @@ async function threadHost(settings: KubeSimSettings, mirror: (p: MirrorSyncParam
 
 /** The same, in the engine worker: what the extension host's thread then does is receive the stream. */
 async function workerHost(settings: KubeSimSettings, mirror: (p: MirrorSyncParams) => void, maxHeapMB: number): Promise<BenchHost> {
-  const client = await EngineClient.start({ workerFile: path.join(__dirname, 'engine-worker.js'), settings, maxHeapMB, mirror, onNotice: (_severity, m) => console.error(m), onCrash: (m) => console.error(m) });
+  const client = await EngineClient.start({ workerFile: path.join(__dirname, 'engine-worker.mjs'), settings, maxHeapMB, mirror, onNotice: (_severity, m) => console.error(m), onCrash: (m) => console.error(m) });
   return {
     apply: (file, text) => client.call('apply', { file, text, dryRun: false }),
     onViewChange: (l) => client.view.onChange(l),

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- lsp [--json] [--runs N] [--edits N] [--lines N]`: diagnostics latency of the
- * kubesim language server (dist/server.js) next to yaml-language-server 1.25.0 with a JSON Schema
+ * kubesim language server (dist/server.mjs) next to yaml-language-server 1.25.0 with a JSON Schema
  * built from the same Kubernetes 1.35 OpenAPI data, both driven over stdio LSP in one run, on the
  * same ~1,000-line multi-document manifest with the same edits (interleaved run by run, so both
  * see the same machine load); then which of seven API-server-only mistakes each one reports.
@@ -31,7 +31,7 @@ interface ServerUnderTest {
 const SERVERS: ServerUnderTest[] = [
   {
     name: 'kubesim',
-    start: (root) => LspClient.start({ command: process.execPath, args: [join(__dirname, 'server.js'), '--stdio'], rootUri: pathToFileURL(root).href }),
+    start: (root) => LspClient.start({ command: process.execPath, args: [join(__dirname, 'server.mjs'), '--stdio'], rootUri: pathToFileURL(root).href }),
     // A field error ("spec.replicas: Invalid value: ..."), or server-side apply's schema check
     // ("failed to create typed patch object (...): .spec.template.spec.containers: duplicate ...").
     reports: (d, field) => d.message.startsWith(`${field}: `) || d.message.includes(`): .${field}: `),

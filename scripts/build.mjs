@@ -41,13 +41,36 @@ const node = {
   external: ['vscode', 'etcd3', '@grpc/grpc-js', '@grpc/proto-loader', 'hpack.js'],
 };
 
+// The engine worker and the language server run outside the extension host (a worker_threads
+// Worker and a forked Node process), so they load ES modules: one build with code splitting
+// gives each a small entry and the engine they share one chunk (dist/chunk-*.mjs) instead of a
+// copy in each. The banner gives the CommonJS names the bundled code uses (require for the
+// optional peers, __dirname to find the vendored schemas).
+const esmBanner = [
+  "import { createRequire as __kubesimCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __kubesimFileURLToPath } from 'node:url';",
+  "import { dirname as __kubesimDirname } from 'node:path';",
+  'const require = __kubesimCreateRequire(import.meta.url);',
+  'const __filename = __kubesimFileURLToPath(import.meta.url);',
+  'const __dirname = __kubesimDirname(__filename);',
+].join('\n');
+
 const builds = [
   { ...node, entryPoints: { extension: 'src/extension/main.ts' }, outdir: 'dist' },
   // Loaded by the extension after activation or on first use (src/extension/host-loader.ts).
   { ...node, entryPoints: { panel: 'src/extension/panel/index.ts', 'language-client': 'src/extension/language-client.ts' }, outdir: 'dist' },
-  // The engine's worker thread (src/extension/engine/worker.ts): the cluster with a heap of its own.
-  { ...node, entryPoints: { 'engine-worker': 'src/extension/engine/worker.ts' }, outdir: 'dist' },
-  { ...node, entryPoints: { server: 'src/server/main.ts' }, outdir: 'dist' },
+  // The engine's worker thread (src/extension/engine/worker.ts: the cluster with a heap of its own)
+  // and the language server, sharing the engine's chunk.
+  {
+    ...node,
+    format: 'esm',
+    splitting: true,
+    entryPoints: { 'engine-worker': 'src/extension/engine/worker.ts', server: 'src/server/main.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunk-[hash]',
+    banner: { js: esmBanner },
+  },
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: { bench: 'bench/main.ts' }, outdir: 'dist' },
   // The codicon font is bundled beside dist/webview.css (the panel loads nothing remote).

@@ -29,7 +29,7 @@ node scripts/e2e/build-vscode-tests.mjs || exit 1
 # What a user downloads: the .vsix's size and what it holds (the activation time is printed by the
 # extension-host suites below, as {"bench":"extension-activation",...}).
 grep -E 'Packaged:' "$OUT/package.log" || true
-node -e 'const fs=require("fs");const b=fs.statSync("dist/kubesim.vsix").size;const bundles=Object.fromEntries(["extension","language-client","engine-worker","panel","server","webview"].map(n=>[n,fs.statSync("dist/"+n+".js").size]));console.log(JSON.stringify({bench:"vsix",bytes:b,bundleBytes:bundles}))'
+node -e 'const fs=require("fs");const b=fs.statSync("dist/kubesim.vsix").size;const files=fs.readdirSync("dist").filter(f=>/^(extension|language-client|panel|webview)\.js$|^(engine-worker|server|chunk-.*)\.mjs$|^webview\.css$/.test(f)).sort();console.log(JSON.stringify({bench:"vsix",bytes:b,bundleBytes:Object.fromEntries(files.map(f=>[f,fs.statSync("dist/"+f).size]))}))'
 
 FAILED=()
 step "code-server with the development extension"

@@ -2,7 +2,7 @@
  * The bundles not loaded during activation: the control-plane panel (dist/panel.js,
  * src/extension/panel/index.ts) on first use, the language client (dist/language-client.js)
  * right after activation. Activation stays small and fast. The engine is never loaded here: it
- * runs in its worker thread (dist/engine-worker.js, started by src/extension/engine/client.ts).
+ * runs in its worker thread (dist/engine-worker.mjs, started by src/extension/engine/client.ts).
  */
 import type * as ClientModule from './language-client';
 import type * as PanelModule from './panel/index';

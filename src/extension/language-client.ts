@@ -1,5 +1,5 @@
 /**
- * The kubesim language server (dist/server.js) for YAML files (this module is its own bundle,
+ * The kubesim language server (dist/server.mjs) for YAML files (this module is its own bundle,
  * dist/language-client.js, loaded by language-server-link.ts), and the two things the extension
  * tells it beyond LSP: the live cluster's objects for its mirror (kubesim/mirrorSync) and whose
  * identity and field validation to validate with (kubesim/setUser, kubesim/setApplyOptions). Whenever the server (re)starts, `onReady` runs
@@ -16,7 +16,7 @@ export class KubeSimLanguageClient {
   private started: Promise<void> | undefined;
 
   constructor(context: vscode.ExtensionContext, onReady: () => void) {
-    const module = context.asAbsolutePath(path.join('dist', 'server.js'));
+    const module = context.asAbsolutePath(path.join('dist', 'server.mjs'));
     const serverOptions: ServerOptions = { module, transport: TransportKind.ipc };
     const clientOptions: LanguageClientOptions = { documentSelector: [{ language: 'yaml' }] };
     this.client = new LanguageClient('kubesim', 'KubeSim', serverOptions, clientOptions);

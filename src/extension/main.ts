@@ -74,7 +74,7 @@ export function activate(context: vscode.ExtensionContext): KubeSimApi {
     output.notify('warning', message);
   };
   const log = (line: string): void => output.append([line]);
-  const s = new ClusterSession({ workerFile: path.join(context.extensionPath, 'dist', 'engine-worker.js'), settings: () => settings, file, mirror: (p) => client.mirror(p), report, warn, log });
+  const s = new ClusterSession({ workerFile: path.join(context.extensionPath, 'dist', 'engine-worker.mjs'), settings: () => settings, file, mirror: (p) => client.mirror(p), report, warn, log });
   session = s;
   const tree = new ClusterTreeProvider(s);
   const etcdTree = new EtcdTreeProvider(s);

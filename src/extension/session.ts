@@ -24,7 +24,7 @@ export { Emitter } from './events';
 import { TRACE_FILE } from './saved-files';
 
 export interface SessionDeps {
-  /** dist/engine-worker.js. */
+  /** dist/engine-worker.mjs. */
   workerFile: string;
   settings(): KubeSimSettings;
   /** Where the cluster is saved (the workspace storage's cluster.json); undefined without workspace storage (no folder open). */

@@ -1,4 +1,4 @@
-/** Language server entry point (dist/server.js): LSP over stdio or Node IPC, as the client chooses. */
+/** Language server entry point (dist/server.mjs): LSP over stdio or Node IPC, as the client chooses. */
 import { ProposedFeatures, createConnection } from 'vscode-languageserver/node';
 import { KubesimLanguageServer } from './language-server';
 

@@ -134,7 +134,7 @@ async function runLsp(m: Mutant, problems: string[]): Promise<TargetOutcome> {
   const verdicts: Record<string, number> = {};
   if (!lsp || !lsp.running) {
     if (lsp) problems.push('lsp: the language server had exited');
-    lsp = await LspClient.start({ command: process.execPath, args: [join(__dirname, '../../dist/server.js'), '--stdio'], rootUri: 'file:///fuzz' });
+    lsp = await LspClient.start({ command: process.execPath, args: [join(__dirname, '../../dist/server.mjs'), '--stdio'], rootUri: 'file:///fuzz' });
   }
   const uri = `file:///fuzz/m${m.id}.yaml`;
   try {

@@ -36,7 +36,7 @@ export class EngineCrashedError extends Error {
 export class EngineCallError extends Error {}
 
 export interface EngineClientOptions {
-  /** dist/engine-worker.js. */
+  /** dist/engine-worker.mjs. */
   workerFile: string;
   settings: EngineSettings;
   /** The worker's old-generation heap limit in MB. */

@@ -1,5 +1,5 @@
 /**
- * The engine worker (dist/engine-worker.js): a worker_threads Worker in which the cluster runs,
+ * The engine worker (dist/engine-worker.mjs): a worker_threads Worker in which the cluster runs,
  * with a heap of its own (resourceLimits from kubesim.engine.maxHeapMB), so that however big the
  * simulation grows the extension host's thread stays free and its heap untouched. One worker
  * holds one cluster: a ClusterHost (createCluster on a slicing ClockHost, the Pacer, the

@@ -8,7 +8,7 @@ import type { MirrorSyncParams } from '../../../src/protocol/language-server';
 import type { HostMessage } from '../../../src/protocol/panel';
 
 // The bundle npm test builds first (scripts/build.mjs): a worker runs JavaScript files.
-const WORKER = join(__dirname, '../../../dist/engine-worker.js');
+const WORKER = join(__dirname, '../../../dist/engine-worker.mjs');
 const WEB = readFileSync(join(__dirname, '../../../examples/web.yaml'), 'utf8');
 const settings: KubeSimSettings = { ...DEFAULT_SETTINGS, nodes: { ...DEFAULT_SETTINGS.nodes, count: 2 }, speed: 100 };
 

@@ -7,7 +7,7 @@ import { DEFAULT_SETTINGS, type KubeSimSettings } from '../../../src/extension/s
 import type { RemoteClusterHost } from '../../../src/extension/engine/remote-host';
 
 // The bundle npm test builds first (scripts/build.mjs): the session starts it as its worker.
-const WORKER = join(__dirname, '../../../dist/engine-worker.js');
+const WORKER = join(__dirname, '../../../dist/engine-worker.mjs');
 const WEB = readFileSync(join(__dirname, '../../../examples/web.yaml'), 'utf8');
 
 async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
