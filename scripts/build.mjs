@@ -1,7 +1,7 @@
 // Bundles kubesim with esbuild: the extension host (activation, and the engine and the panel it
 // loads on first use), the language server, the webview and the CLI (plus the benchmark runner). `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -78,6 +78,8 @@ const builds = [
 ];
 
 mkdirSync('dist', { recursive: true });
+// Chunks are named by their content: an earlier build's would linger (and be packaged) beside the new ones.
+for (const f of readdirSync('dist')) if (/^chunk-.*\.mjs(\.map)?$/.test(f)) rmSync(`dist/${f}`);
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
   console.log('esbuild: watching for changes');

@@ -221,6 +221,8 @@ export interface StopMessage {
  */
 export interface AckMessage {
   readonly type: 'ack';
+  /** The panel whose message was handed to its webview ('panel' messages are acked per panel); absent: the stream's. */
+  readonly panelId?: number;
 }
 
 export type ToEngine = StartMessage | CallMessage | StopMessage | AckMessage;
@@ -443,7 +445,8 @@ export function parseToEngine(raw: unknown): Parsed<ToEngine> {
     case 'stop':
       return typeof raw.save === 'boolean' ? { ok: true, message: { type: 'stop', save: raw.save } } : { ok: false, error: 'stop: save: expected a boolean' };
     case 'ack':
-      return { ok: true, message: { type: 'ack' } };
+      if (raw.panelId === undefined) return { ok: true, message: { type: 'ack' } };
+      return isInt(raw.panelId) && raw.panelId >= 0 ? { ok: true, message: { type: 'ack', panelId: raw.panelId } } : { ok: false, error: 'ack: panelId: expected a non-negative integer' };
     default:
       return { ok: false, error: `unknown message type ${JSON.stringify(raw.type)}` };
   }

@@ -147,7 +147,11 @@ export class EngineClient {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject });
-      this.send({ type: 'call', id, method, params } as ToEngine);
+      try {
+        this.send({ type: 'call', id, method, params } as ToEngine);
+      } catch (err) {
+        this.settle(id, new EngineCallError(`kubesim engine: the call ${method} could not be sent: ${err instanceof Error ? err.message : String(err)}`));
+      }
     });
   }
 
@@ -198,8 +202,17 @@ export class EngineClient {
     this.pending.clear();
   }
 
+  /**
+   * Posts a message. Values VS Code hands out (a setting's object, read through its proxies) are
+   * not structured-cloneable: such a message goes as its plain JSON copy.
+   */
   private send(m: ToEngine): void {
-    this.worker.postMessage(m);
+    try {
+      this.worker.postMessage(m);
+    } catch (err) {
+      if ((err as { name?: unknown }).name !== 'DataCloneError') throw err;
+      this.worker.postMessage(JSON.parse(JSON.stringify(m)) as ToEngine);
+    }
   }
 
   private receive(raw: unknown): void {
@@ -269,7 +282,11 @@ export class EngineClient {
         this.objectListeners.get(m.watchId)?.();
         return;
       case 'panel':
-        this.panelListeners.get(m.panelId)?.(m.message);
+        try {
+          this.panelListeners.get(m.panelId)?.(m.message);
+        } finally {
+          this.send({ type: 'ack', panelId: m.panelId });
+        }
         return;
       case 'etcdMembers':
         for (const l of [...this.etcdListeners]) l(m.members);

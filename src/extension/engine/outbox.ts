@@ -5,6 +5,11 @@
  * the last. However fast the cluster changes, the extension host deserializes at most
  * MAX_CHANGES objects per turn of its event loop, and the worker's queue holds at most one
  * entry per object.
+ *
+ * Nothing starves: an object that changes again while it waits keeps its place in the queue
+ * (its latest version goes out when its turn comes), so each object's latest version is sent
+ * within one pass of the queue however often it changes; and while both the tree's changes and
+ * the mirror's wait, messages alternate between them.
  */
 import type { MirrorEvent, MirrorSyncParams } from '../../protocol/language-server';
 import type { FromEngine, WireViewChange } from '../../protocol/engine';
@@ -42,6 +47,7 @@ export class Outbox {
   /** Numbers the view changes in the order they were queued (a re-queued change gets a new one). */
   private queued = 0;
   private readonly viewSeq = new Map<string, number>();
+  private lastSent: 'view' | 'mirror' | undefined;
 
   constructor(
     private readonly post: (m: FromEngine) => void,
@@ -57,10 +63,11 @@ export class Outbox {
   viewChanges(changes: readonly WireViewChange[]): void {
     for (const c of changes) {
       const key = `${c.kind}/${c.key}`;
-      // A change re-queued goes to the end: the order of different objects' changes is kept.
-      this.view.delete(key);
+      // A waiting object keeps its place with its latest version. (Moved to the end instead, an
+      // object changing more often than the queue drains would never be sent: under a 30,000-pod
+      // apply a Deployment's status would stay as the tree first saw it until the cluster settled.)
+      if (!this.view.has(key)) this.viewSeq.set(key, ++this.queued);
       this.view.set(key, c);
-      this.viewSeq.set(key, ++this.queued);
     }
     this.schedule();
   }
@@ -90,11 +97,7 @@ export class Outbox {
       this.mirror.clear();
       this.replace = params;
     } else {
-      for (const e of params.events) {
-        const key = mirrorKey(e);
-        this.mirror.delete(key);
-        this.mirror.set(key, e);
-      }
+      for (const e of params.events) this.mirror.set(mirrorKey(e), e);
     }
     this.schedule();
   }
@@ -127,12 +130,19 @@ export class Outbox {
       this.replace = undefined;
       return this.emit({ type: 'mirror', params });
     }
+    // The tree first, but the mirror's turn comes every other message while both wait (the tree
+    // alone would keep the language server's mirror waiting for as long as the cluster changes).
+    const mirrorTurn = this.mirror.size > 0 && (this.view.size === 0 || this.lastSent === 'view');
+    if (mirrorTurn) {
+      this.lastSent = 'mirror';
+      return this.emit({ type: 'mirror', params: { events: take(this.mirror) } });
+    }
     if (this.view.size > 0) {
+      this.lastSent = 'view';
       const changes = take(this.view, this.viewSeq);
       this.emit({ type: 'view', changes, time: this.now() });
       return this.settleMarks();
     }
-    if (this.mirror.size > 0) return this.emit({ type: 'mirror', params: { events: take(this.mirror) } });
   }
 
   private emit(m: FromEngine): void {

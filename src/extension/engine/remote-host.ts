@@ -6,7 +6,7 @@
  * else is a call. No vscode import.
  */
 import type { MemberStatus } from '../../engine/store/etcdserver';
-import type { ApplyReply, EngineSettings, EtcdMemberActionWire, ObjectRefWire, OperationReply, ServedApiWire, StepReply, SummaryReply } from '../../protocol/engine';
+import { copyEngineSettings, type ApplyReply, type EngineSettings, type EtcdMemberActionWire, type ObjectRefWire, type OperationReply, type ServedApiWire, type StepReply, type SummaryReply } from '../../protocol/engine';
 import type { MirrorSyncParams } from '../../protocol/language-server';
 import type { HostMessage } from '../../protocol/panel';
 import type { PanelConnection } from '../panel/feed';
@@ -153,8 +153,8 @@ export class RemoteClusterHost {
     return this.engine.onMachines(listener);
   }
 
-  addNode(settings: { nodes: EngineSettings['nodes'] }): Promise<OperationReply> {
-    return this.engine.call('addNode', { nodes: settings.nodes });
+  addNode(settings: EngineSettings): Promise<OperationReply> {
+    return this.engine.call('addNode', { nodes: copyEngineSettings(settings).nodes });
   }
 
   stopNode(name: string): Promise<OperationReply> {

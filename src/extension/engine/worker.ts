@@ -26,6 +26,7 @@ import { Outbox } from './outbox';
 import type { JsonObject } from '../../engine/api/types';
 import type { ServedApi } from '../endpoint/serve';
 import { PanelFeed } from '../panel/feed';
+import type { HostMessage } from '../../protocol/panel';
 import type { Pod } from '../../engine/scheduler/api';
 import { computePodResources } from '../../engine/scheduler/cache/resource';
 
@@ -55,6 +56,8 @@ export class EngineWorker {
   served: ServedApi | undefined;
   /** The control-plane panels' feeds, by the extension's id. */
   readonly panels = new Map<number, PanelFeed>();
+  /** Each panel's messages not yet acked by the extension (its feed's batches wait while there are any). */
+  readonly panelsInFlight = new Map<number, number>();
   private etcdTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(readonly post: (m: FromEngine) => void) {
@@ -76,6 +79,12 @@ export class EngineWorker {
       case 'call':
         return this.call(m);
       case 'ack':
+        if (m.panelId !== undefined) {
+          const n = this.panelsInFlight.get(m.panelId) ?? 0;
+          if (n > 1) this.panelsInFlight.set(m.panelId, n - 1);
+          else this.panelsInFlight.delete(m.panelId);
+          return;
+        }
         return this.outbox.ack();
       case 'stop':
         return this.stop(m.save);
@@ -274,7 +283,11 @@ const HANDLERS: Handlers = {
   },
   panelOpen: async (h, p, w) => {
     await w.panels.get(p.panelId)?.dispose();
-    w.panels.set(p.panelId, new PanelFeed(h.panelCluster(), (message) => w.post({ type: 'panel', panelId: p.panelId, message })));
+    const post = (message: HostMessage) => {
+      w.panelsInFlight.set(p.panelId, (w.panelsInFlight.get(p.panelId) ?? 0) + 1);
+      w.post({ type: 'panel', panelId: p.panelId, message });
+    };
+    w.panels.set(p.panelId, new PanelFeed(h.panelCluster(), post, () => !w.panelsInFlight.has(p.panelId)));
     return null;
   },
   panelSync: async (_h, p, w) => {
@@ -292,6 +305,7 @@ const HANDLERS: Handlers = {
   panelClose: async (_h, p, w) => {
     await w.panels.get(p.panelId)?.dispose();
     w.panels.delete(p.panelId);
+    w.panelsInFlight.delete(p.panelId);
     return null;
   },
 };

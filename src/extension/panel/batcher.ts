@@ -11,6 +11,11 @@ export interface BatcherOptions {
   readonly intervalMs: number;
   /** Records queued at most. */
   readonly capacity: number;
+  /**
+   * Whether the sink can take a batch now (default: always). While it cannot, records wait (and
+   * the oldest are dropped past `capacity`): a consumer that falls behind is not flooded.
+   */
+  readonly ready?: () => boolean;
 }
 
 export interface Timers {
@@ -69,6 +74,7 @@ export class RecordBatcher<T> {
 
   private flush(): void {
     this.timer = undefined;
+    if (this.options.ready && !this.options.ready()) return this.schedule();
     const end = Math.min(this.queue.length, this.head + this.options.maxBatch);
     const batch = this.queue.slice(this.head, end);
     const dropped = this.dropped;

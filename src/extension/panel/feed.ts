@@ -43,15 +43,22 @@ export class PanelFeed implements PanelConnection {
   private etcdFeed: EtcdFeed | undefined;
   private live = false;
 
+  /**
+   * `ready`: whether the webview's side can take the next batch (the engine worker's channel to
+   * the extension host says no while its last message is not handled): until then records and
+   * state changes wait in their bounded batchers instead of piling up in front of replies.
+   */
   constructor(
     private readonly cluster: PanelCluster,
     private readonly post: (message: HostMessage) => void,
+    ready: () => boolean = () => true,
   ) {
     // Bounded by the buffer: more queued records than it holds would have fallen off anyway.
     this.batcher = new RecordBatcher<PanelRecord>((records, dropped) => this.post({ type: 'records', records, dropped }), {
       maxBatch: MAX_BATCH,
       intervalMs: BATCH_INTERVAL_MS,
       capacity: cluster.trace.capacity,
+      ready,
     });
     this.unsubscribe = cluster.trace.subscribe((record) => {
       if (this.live) this.batcher.push(record as PanelRecord);
@@ -61,7 +68,7 @@ export class PanelFeed implements PanelConnection {
     // a history with a hole would draw states that never were.
     this.stateBatcher = new RecordBatcher<StateChange>(
       (changes, dropped) => (dropped > 0 ? this.syncState() : this.post({ type: 'state', changes, heldFrom: log.heldFrom, heldFromTime: log.heldFromTime })),
-      { maxBatch: MAX_STATE_BATCH, intervalMs: STATE_INTERVAL_MS, capacity: 2 * log.capacity },
+      { maxBatch: MAX_STATE_BATCH, intervalMs: STATE_INTERVAL_MS, capacity: 2 * log.capacity, ready },
     );
     this.unsubscribeState = log.subscribe((change) => {
       if (this.live) this.stateBatcher.push(change);

@@ -118,10 +118,39 @@ describe('engine outbox', () => {
     box.viewChanges([pod('p0', 9999), pod('later', 10_000)]);
     timers.run();
     assert.deepEqual(marks, ['empty']);
-    // p1..p250, then p251..p500: p0 went to the end with its new version.
+    // p0 (its new version, in its place) to p249, p250 to p499, then p500 and later.
     box.ack();
-    assert.deepEqual(marks, ['empty', 'listed after 2 messages']);
-    assert.equal(box.pending, 2, 'p0 and later wait for the next ack');
+    assert.deepEqual(marks, ['empty']);
+    box.ack();
+    assert.deepEqual(marks, ['empty', 'listed after 3 messages']);
+    assert.equal(box.pending, 0);
+    assert.deepEqual((sent[2] as Extract<FromEngine, { type: 'view' }>).changes.map((c) => c.key), ['default/p500', 'default/later']);
+    assert.equal((sent[0] as Extract<FromEngine, { type: 'view' }>).changes[0]!.object.metadata.resourceVersion, '9999');
+  });
+
+  it('starves nothing: an object changing every turn still goes out, and the mirror gets its turns while the tree never empties', () => {
+    // A 30,000-pod apply as the stream sees it: more new objects each turn (pods, events) than a
+    // message carries, and one object (the Deployment) changing on every turn.
+    const timers = fakeTimers();
+    const sent: FromEngine[] = [];
+    const box = new Outbox((m) => sent.push(m), () => 0, timers);
+    const deployment = (rv: number): WireViewChange => ({ ...pod('web', rv), kind: 'deployments', key: 'default/web' });
+    let next = 0;
+    const turn = (rv: number) => {
+      box.viewChanges([...Array.from({ length: MAX_CHANGES + 50 }, () => pod(`p${next++}`, 1)), deployment(rv)]);
+      box.mirrorSync({ events: [{ type: 'MODIFIED', object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', resourceVersion: String(rv) } } }] });
+    };
+    turn(1);
+    timers.run();
+    for (let rv = 2; rv <= 40; rv++) {
+      turn(rv);
+      box.ack();
+    }
+    const views = sent.filter((m): m is Extract<FromEngine, { type: 'view' }> => m.type === 'view');
+    const mirrors = sent.filter((m): m is Extract<FromEngine, { type: 'mirror' }> => m.type === 'mirror');
+    assert.ok(views.some((m) => m.changes.some((c) => c.kind === 'deployments')), 'the Deployment reached the tree');
+    assert.ok(mirrors.length >= 15, `the mirror got its turns (${mirrors.length} of ${sent.length} messages)`);
+    assert.ok(box.pending > 0, 'the tree never emptied');
   });
 
   it('sends a full mirror listing whole, dropping the mirror events queued before it', () => {
