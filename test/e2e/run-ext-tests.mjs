@@ -3,7 +3,7 @@
 // (as VS Code's own browser integration tests do); the workbench calls codeAutomationExit(code)
 // when run() settles, and forwards the extension host's console through codeAutomationLog.
 //   node test/e2e/run-ext-tests.mjs [--url http://127.0.0.1:8123] [--folder examples]
-//                                   [--ext .] [--tests out/test/vscode/index.js] [--timeout 180000]
+//                                   [--ext .] [--tests out/test/vscode/index.js] [--timeout 420000]
 // Exit code: the suites' (0 all passed), 1 on failure or timeout.
 import util from 'node:util';
 import { launch, parseArgs, workbenchUrl } from './browser.mjs';
@@ -13,7 +13,9 @@ const opt = parseArgs(process.argv.slice(2), {
   folder: 'examples',
   ext: '.',
   tests: 'out/test/vscode/index.js',
-  timeout: '180000',
+  // The seven suites take about 3 minutes on a shared machine (each Reset Cluster starts a new
+  // engine worker); each test keeps mocha's own 60 s limit.
+  timeout: '420000',
 });
 
 const t0 = Date.now();
