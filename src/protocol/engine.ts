@@ -242,7 +242,8 @@ export interface StartFailedMessage {
   readonly message: string;
 }
 
-export type ReplyMessage = { readonly type: 'reply'; readonly id: number; readonly ok: true; readonly result: unknown } | { readonly type: 'reply'; readonly id: number; readonly ok: false; readonly message: string };
+/** A failed call's reply: the error's text, and a Node system error's code (EADDRINUSE ...) when it had one, so the extension words it as it would have. */
+export type ReplyMessage = { readonly type: 'reply'; readonly id: number; readonly ok: true; readonly result: unknown } | { readonly type: 'reply'; readonly id: number; readonly ok: false; readonly message: string; readonly code?: string };
 
 /** A batch of the tree's changes (in the order the informers delivered them). */
 export interface ViewMessage {
@@ -480,7 +481,7 @@ export function parseFromEngine(raw: unknown): Parsed<FromEngine> {
     case 'reply':
       if (!isInt(raw.id)) return { ok: false, error: 'reply: id: expected an integer' };
       if (raw.ok === true) return 'result' in raw ? ok : { ok: false, error: 'reply: result missing' };
-      if (raw.ok === false) return isString(raw.message) ? ok : { ok: false, error: 'reply: message: expected a string' };
+      if (raw.ok === false) return isString(raw.message) && optional(raw.code, short) ? ok : { ok: false, error: 'reply: expected { message, code? }' };
       return { ok: false, error: 'reply: ok: expected a boolean' };
     case 'view': {
       if (!Array.isArray(raw.changes) || !isFiniteNumber(raw.time)) return { ok: false, error: 'view: expected { changes, time }' };

@@ -32,8 +32,15 @@ export class EngineCrashedError extends Error {
   }
 }
 
-/** A call the worker answered with an error (kubectl's text, or why the call was refused). */
-export class EngineCallError extends Error {}
+/** A call the worker answered with an error (kubectl's text, or why the call was refused), with a Node system error's code when it had one. */
+export class EngineCallError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
 
 export interface EngineClientOptions {
   /** dist/engine-worker.mjs. */
@@ -243,7 +250,7 @@ export class EngineClient {
         this.started = undefined;
         return;
       case 'reply': {
-        if (!m.ok) return this.settle(m.id, new EngineCallError(m.message));
+        if (!m.ok) return this.settle(m.id, new EngineCallError(m.message, m.code));
         const p = this.pending.get(m.id);
         if (!p) return;
         if (!RESULTS[p.method](m.result)) return this.settle(m.id, new EngineCallError(`kubesim engine: the reply to ${p.method} has the wrong shape`));

@@ -169,7 +169,8 @@ export class EngineWorker {
       this.post({ type: 'reply', id: m.id, ok: true, result: plain(result) });
       if (m.method === 'addNode' || m.method === 'node') this.machinesChanged();
     } catch (err) {
-      this.post({ type: 'reply', id: m.id, ok: false, message: err instanceof Error ? err.message : String(err) });
+      const code = (err as { code?: unknown } | null)?.code;
+      this.post({ type: 'reply', id: m.id, ok: false, message: err instanceof Error ? err.message : String(err), ...(typeof code === 'string' ? { code } : {}) });
     }
   }
 
