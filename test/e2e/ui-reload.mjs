@@ -28,7 +28,9 @@ const { page, panel, check, shot, palette, apply, setTheme, until } = wb;
 
 /** The panel's record of the apply (the server-side apply of the Deployment), and what it holds. */
 const applyRecord = () => {
-  const store = window.kubesimPanel.app.store;
+  // Until the panel's script has run (it shows "Loading the control plane…"), there is no model.
+  const store = window.kubesimPanel?.app?.store;
+  if (!store) return { size: 0, revisions: [] };
   const records = [...store.records];
   const r = records.find((x) => x.type === 'api.request' && x.verb === 'patch' && x.resource === 'deployments' && x.name === 'web' && !x.dryRun);
   return { record: r && JSON.stringify(r), id: r?.id, size: store.size, first: records[0]?.id, revisions: records.filter((x) => x.type === 'store.revision' && String(x.key).startsWith('/registry/deployments/default/web')).map((x) => x.id) };
