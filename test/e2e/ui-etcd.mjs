@@ -35,6 +35,9 @@ const page = await (await browser.newContext({ viewport: { width: 1400, height: 
 page.setDefaultTimeout(Number(opt.timeout));
 page.on('pageerror', (e) => console.log('[pageerror]', e.message.slice(0, 200)));
 const shot = async (name) => {
+  // Notifications (a progress that ended, an operation's summary) would cover the picture.
+  await page.keyboard.press('Escape').catch(() => undefined);
+  await page.locator('.notifications-toasts .codicon-notifications-clear-all, .notification-toast .codicon-close').first().click({ timeout: 500 }).catch(() => undefined);
   const file = path.join(opt.shots, `${opt.prefix}${name}.png`);
   await page.screenshot({ path: file });
   console.log('screenshot', file);
@@ -98,6 +101,21 @@ try {
   check('the db size chart draws the engine\u2019s figure', flying.charts.find((c) => c.field === 'dbSizeBytes')?.reported && flying.charts.find((c) => c.field === 'dbSizeBytes').last > 0, flying.charts);
   const hit = await body.evaluate((_, [x, y]) => window.kubesimPanel.etcd().at(x, y), [lead.x, lead.y]);
   check('the hit-test finds the leader under its circle', hit === lead.name, hit);
+
+  // The lens: paused, it stays at an instant; a step moves to the next message record, and what is
+  // drawn in the air is what the records place there at that instant.
+  await panel.locator('#etcd-lens-play').click();
+  const paused = await etcdUntil('the lens paused', (m) => !m.lens.playing);
+  await panel.locator('#etcd-lens-next').click();
+  const stepped = await etcdUntil('a step to the next message record', (m) => m.time !== paused.time);
+  check('Step moves the etcd view to the next message record (virtual time moves forward, members from the frame before it)', stepped.time > paused.time && stepped.frameTime <= stepped.time, { from: paused.time, to: stepped.time });
+  check('messages drawn at the instant are placed by their records (sent at or before it, arriving after it)', stepped.inFlight.every((x) => x.sentAt <= stepped.time && (x.endAt === undefined || x.endAt >= stepped.time || x.state !== 'flying')), stepped.inFlight.map((x) => `${x.msgType} ${x.from}->${x.to} ${x.progress.toFixed(2)}`));
+  await panel.locator('#etcd-lens-play').click();
+
+  // Maintenance from the view: Compact answers with etcdctl's line.
+  await panel.locator('#etcd-compact').click();
+  await panel.locator('.etcd-result', { hasText: 'compacted revision' }).waitFor();
+  check('Compact from the etcd view answers with etcdctl’s line', true, await panel.locator('.etcd-result').innerText());
 
   // The sidebar's etcd section, with each member's role.
   await palette('KubeSim: Focus on etcd View', 'etcd');

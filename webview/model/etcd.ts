@@ -372,9 +372,10 @@ export function layoutEtcd(names: readonly string[], w: number, h: number): Etcd
   const topH = Math.max(200, h - CHARTS_H - PAD);
   const ringW = Math.max(260, Math.min(w * 0.42, topH + 80));
   const cx = PAD + ringW / 2;
-  const cy = topH / 2 + 18;
+  // Room for a member's labels: three lines above a top member, four below a bottom one.
+  const cy = topH / 2 + 4;
   const nodeR = Math.max(26, Math.min(44, topH / 9));
-  const r = names.length === 1 ? 0 : Math.max(nodeR * 1.6, Math.min(ringW / 2, topH / 2) - nodeR - 30);
+  const r = names.length === 1 ? 0 : Math.max(nodeR * 1.6, Math.min(ringW / 2, topH / 2) - nodeR - 60);
   const nodes = names.map((name, i) => {
     const a = -Math.PI / 2 + (2 * Math.PI * i) / names.length;
     return { name, x: cx + r * Math.cos(a), y: cy + r * Math.sin(a), r: nodeR };

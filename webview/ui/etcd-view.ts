@@ -369,7 +369,9 @@ export class EtcdView {
       const alarms = (m.alarms ?? []).map((a) => `alarm ${a}`).join(' · ');
       const lines: { text: string; color: string; bold?: boolean }[] = [
         { text: roleText(m), color: stopped ? p.muted : p.foreground, bold: m.role === 'leader' && !stopped },
-        { text: `commit ${m.commitIndex} · applied ${m.appliedIndex}`, color: p.muted },
+        // Two short lines, not one long one: neighbours' labels on a small ring must not run into each other.
+        { text: `commit ${m.commitIndex}`, color: p.muted },
+        { text: `applied ${m.appliedIndex}`, color: p.muted },
         ...(flags ? [{ text: flags, color: m.partitioned ? p.red : p.orange }] : []),
         ...(alarms ? [{ text: alarms, color: p.red, bold: true }] : []),
       ];
