@@ -21,34 +21,9 @@
 // Output is deterministic: definitions and fields in sorted order, descriptions as written.
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { compare, GROUP_VERSIONS, readDocument, readSchemaFile, root } from './openapi.mjs';
 
-const root = join(import.meta.dirname, '..');
-const schemas = join(root, 'schemas', 'kubernetes', '1.35');
-const docs = join(schemas, 'openapi', 'v3');
 const outDir = join(root, 'src', 'engine', 'api', 'generated');
-
-/** The group-versions kubesim serves (as scripts/gen-registry.mjs). */
-const GROUP_VERSIONS = [
-  'api/v1',
-  'apis/admissionregistration.k8s.io/v1',
-  'apis/apiextensions.k8s.io/v1',
-  'apis/apiregistration.k8s.io/v1',
-  'apis/apps/v1',
-  'apis/authentication.k8s.io/v1',
-  'apis/authorization.k8s.io/v1',
-  'apis/autoscaling/v1',
-  'apis/autoscaling/v2',
-  'apis/batch/v1',
-  'apis/coordination.k8s.io/v1',
-  'apis/discovery.k8s.io/v1',
-  'apis/events.k8s.io/v1',
-  'apis/networking.k8s.io/v1',
-  'apis/policy/v1',
-  'apis/rbac.authorization.k8s.io/v1',
-  'apis/scheduling.k8s.io/v1',
-  'apis/storage.k8s.io/v1',
-];
 
 /** Go package (OpenAPI name prefix) -> module file name. */
 function moduleOf(pkg) {
@@ -89,7 +64,6 @@ const SPECIAL_REFS = {
  */
 const REQUIRED_NIL = new Set(['io.k8s.api.discovery.v1.EndpointSlice.endpoints']);
 
-const compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 const pkgOf = (name) => name.slice(0, name.lastIndexOf('.'));
 const shortOf = (name) => name.slice(name.lastIndexOf('.') + 1);
 
@@ -97,14 +71,14 @@ const shortOf = (name) => name.slice(name.lastIndexOf('.') + 1);
 export function generate() {
   const definitions = new Map();
   for (const gv of GROUP_VERSIONS) {
-    const doc = JSON.parse(gunzipSync(readFileSync(join(docs, `${gv}.json.gz`))).toString('utf8'));
+    const doc = readDocument(gv);
     for (const [name, schema] of Object.entries(doc.components.schemas)) {
       const seen = definitions.get(name);
       if (seen && JSON.stringify(seen) !== JSON.stringify(schema)) throw new Error(`${name} differs between documents`);
       definitions.set(name, schema);
     }
   }
-  const goJson = JSON.parse(gunzipSync(readFileSync(join(schemas, 'go-json.json.gz'))).toString('utf8'));
+  const goJson = readSchemaFile('go-json.json.gz');
 
   const byModule = new Map();
   for (const name of [...definitions.keys()].sort(compare)) {

@@ -6,35 +6,11 @@
 //
 // What the documents do not say (short names, categories, etcd key prefixes) is kept by hand in
 // src/engine/api/registry/*.ts, each table naming its upstream source.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { compare, GROUP_VERSIONS, readDocument, root } from './openapi.mjs';
 
-const root = join(import.meta.dirname, '..');
-const docs = join(root, 'schemas', 'kubernetes', '1.35', 'openapi', 'v3');
 const out = join(root, 'src', 'engine', 'api', 'registry', 'openapi-resources.generated.ts');
-
-/** The group-versions kubesim serves. */
-const GROUP_VERSIONS = [
-  'api/v1',
-  'apis/admissionregistration.k8s.io/v1',
-  'apis/apiextensions.k8s.io/v1',
-  'apis/apiregistration.k8s.io/v1',
-  'apis/apps/v1',
-  'apis/authentication.k8s.io/v1',
-  'apis/authorization.k8s.io/v1',
-  'apis/autoscaling/v1',
-  'apis/autoscaling/v2',
-  'apis/batch/v1',
-  'apis/coordination.k8s.io/v1',
-  'apis/discovery.k8s.io/v1',
-  'apis/events.k8s.io/v1',
-  'apis/networking.k8s.io/v1',
-  'apis/policy/v1',
-  'apis/rbac.authorization.k8s.io/v1',
-  'apis/scheduling.k8s.io/v1',
-  'apis/storage.k8s.io/v1',
-];
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 const ACTION_VERBS = {
@@ -53,7 +29,7 @@ const CONNECT_VERBS = { get: 'get', post: 'create', put: 'update', patch: 'patch
 
 const resources = [];
 for (const gvPath of GROUP_VERSIONS) {
-  const doc = JSON.parse(gunzipSync(readFileSync(join(docs, `${gvPath}.json.gz`))).toString('utf8'));
+  const doc = readDocument(gvPath);
   const parts = gvPath.split('/');
   const group = parts[0] === 'api' ? '' : parts[1];
   const version = parts[parts.length - 1];
@@ -138,6 +114,3 @@ function listKindOf(op, doc) {
   return schema?.['x-kubernetes-group-version-kind']?.[0]?.kind;
 }
 
-function compare(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
