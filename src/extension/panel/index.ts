@@ -17,13 +17,7 @@ export function showPanel(context: Pick<vscode.ExtensionContext, 'extensionUri' 
     return open;
   }
   const webviewPanel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'KubeSim Control Plane', vscode.ViewColumn.Active, panelOptions(context.extensionUri));
-  const panel = new ControlPlanePanel(webviewPanel, context.extensionUri, host);
-  open = panel;
-  panel.onDidDispose(() => {
-    if (open === panel) open = undefined;
-  });
-  context.subscriptions.push(webviewPanel);
-  return panel;
+  return adopt(context, host, webviewPanel);
 }
 
 /**
@@ -38,6 +32,11 @@ export function restorePanel(context: Pick<vscode.ExtensionContext, 'extensionUr
     return open;
   }
   webviewPanel.webview.options = panelOptions(context.extensionUri);
+  return adopt(context, host, webviewPanel);
+}
+
+/** The one open panel drives this webview panel until it is closed. */
+function adopt(context: Pick<vscode.ExtensionContext, 'extensionUri' | 'subscriptions'>, host: PanelHost, webviewPanel: vscode.WebviewPanel): ControlPlanePanel {
   const panel = new ControlPlanePanel(webviewPanel, context.extensionUri, host);
   open = panel;
   panel.onDidDispose(() => {
