@@ -34,7 +34,7 @@ function nodeReady(node: JsonObject): boolean {
 async function ready(cluster: StartingCluster): Promise<boolean> {
   const admin = cluster.client();
   const nodes = await admin.resource(NODES).list({ resourceVersion: '0' });
-  if (nodes.items.length < cluster.nodes().length || !nodes.items.every((n) => nodeReady(n as unknown as JsonObject))) return false;
+  if (nodes.items.length < cluster.nodes().length || !nodes.items.every((n) => nodeReady(n as JsonObject))) return false;
   try {
     await admin.resource(SERVICEACCOUNTS, 'default').get('default', { resourceVersion: '0' });
     return true;

@@ -327,8 +327,8 @@ export class ClusterHost {
   /** The object as `kubectl get -o yaml` shows it to the current user, or kubectl's error as comments. */
   async objectYaml(ref: ObjectRef): Promise<string> {
     const res = await this.userClient().request({ verb: 'get', group: ref.group, version: ref.version, resource: ref.resource, namespace: ref.namespace, name: ref.name });
-    if (res.code >= 400) return liveErrorYaml(formatKubectlError(res.body as unknown as Status));
-    return liveObjectYaml(res.body as unknown as KubeObject);
+    if (res.code >= 400) return liveErrorYaml(formatKubectlError(res.body as Status));
+    return liveObjectYaml(res.body as KubeObject);
   }
 
   /** Calls `changed` whenever the object changes (a watch on its name); returns the stop function. */

@@ -57,7 +57,7 @@ export async function deleteManifestObject(client: Client, file: string, r: Reso
     const name = `${kindString(ref)}/${ref.name}`;
   const res = await client.request({ verb: 'delete', group: ref.group, version: ref.version, resource: ref.resource, namespace: ref.namespace, name: ref.name, options: { propagationPolicy: 'Background' } });
   if (res.code >= 400) {
-    const status = res.body as unknown as Status;
+    const status = res.body as Status;
     return { file, index: r.doc, ref: name, action: 'failed', message: formatKubectlError(withSource(status, 'deleting', file)).trimEnd(), warnings: res.warnings, status, trace: res.trace };
   }
   const where = ref.namespace ? ` from ${ref.namespace} namespace` : '';

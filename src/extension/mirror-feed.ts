@@ -33,7 +33,7 @@ export function mirroredResources(resources: readonly ResourceInfo[]): ResourceI
 }
 
 function typed(info: ResourceInfo, obj: KubeObject): JsonObject {
-  return { ...(obj as unknown as JsonObject), apiVersion: info.group ? `${info.group}/${info.version}` : info.version, kind: info.kind };
+  return { ...(obj as JsonObject), apiVersion: info.group ? `${info.group}/${info.version}` : info.version, kind: info.kind };
 }
 
 export class MirrorFeed {

@@ -19,7 +19,7 @@ export async function serveLogs(x: Exchange, request: ApiRequest): Promise<void>
   const { req, res, facade } = x;
   const response = await facade.api.handle(request);
   if (response.code >= 300) return writeJson(req, res, response.code, response.body, response.warnings);
-  const pod = response.body as unknown as KubeObject;
+  const pod = response.body as KubeObject;
   const options = podLogOptions(x.url.searchParams, pod.metadata.name ?? '');
   if (options instanceof StatusError) return writeStatus(req, res, options);
   let container: string;

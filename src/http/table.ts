@@ -57,7 +57,7 @@ export interface TransformContext {
 export function transform(body: JsonObject, out: Output, ctx: TransformContext | undefined): JsonObject {
   if (out.as === 'object' || out.as === 'APIGroupDiscoveryList' || body.kind === 'Status') return body;
   const list = isList(body);
-  const items = (list ? (body.items as unknown[]) : [body]).filter(isObject) as unknown as KubeObject[];
+  const items = (list ? (body.items as unknown[]) : [body]).filter(isObject) as KubeObject[];
   if (out.as === 'Table') {
     if (!ctx) return body;
     const meta = list ? listMeta(body) : { resourceVersion: items[0]?.metadata.resourceVersion ?? '' };

@@ -60,7 +60,7 @@ function decodeEncoded(ctx: RequestContext, body: Encoded, expected: GroupVersio
     throw err;
   }
   for (const w of decoded.warnings) ctx.warn(w);
-  const obj = decoded.object as unknown as KubeObject;
+  const obj = decoded.object as KubeObject;
   if (typeof obj.metadata !== 'object' || obj.metadata === null) obj.metadata = {};
   applyDefaults(obj);
   const unknown = decoded.strict.length;

@@ -56,7 +56,7 @@ export async function bootstrapSystemObjects(server: ApiServer, kubernetesServic
       sessionAffinity: 'None',
     },
   };
-  await ensure(server, { group: '', version: 'v1', resource: 'services', namespace: 'default' }, service as unknown as KubeObject);
+  await ensure(server, { group: '', version: 'v1', resource: 'services', namespace: 'default' }, service as KubeObject);
   for (const obj of bootstrapPolicyObjects()) {
     const { group, version } = parseApiVersion(obj.apiVersion);
     const resource = RBAC_RESOURCES[obj.kind];

@@ -75,7 +75,7 @@ export function resolveTarget(ctx: RequestContext): Target {
   return { info, storage, strategy: ctx.server.strategy(info), namespace, name, subresource };
 }
 
-const updated = (r: UpdateResult): HandlerResult => ({ code: r.created ? 201 : 200, body: r.object as unknown as JsonObject });
+const updated = (r: UpdateResult): HandlerResult => ({ code: r.created ? 201 : 200, body: r.object as JsonObject });
 const object = (code: number, body: unknown): HandlerResult => ({ code, body: body as JsonObject });
 
 function deleted(ctx: RequestContext, outcome: DeleteOutcome): HandlerResult {

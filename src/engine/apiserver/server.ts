@@ -219,7 +219,7 @@ class Server implements ApiServer, ServerParts {
     } catch (err) {
       const status = toStatusError(err);
       code = status.code;
-      body = status.status as unknown as JsonObject;
+      body = status.status as JsonObject;
       raw = rawBodyOf(err);
     }
     const record = this.record(ctx, code, body, undefined, this.clock.now() - started);
@@ -264,7 +264,7 @@ class Server implements ApiServer, ServerParts {
       failure = toStatusError(err);
     }
     const code = failure ? failure.code : 200;
-    const body = failure ? (failure.status as unknown as JsonObject) : {};
+    const body = failure ? (failure.status as JsonObject) : {};
     const record = this.record(ctx, code, body, path);
     return failure ? { code, body, warnings: ctx.warnings, trace: record.id } : undefined;
   }
@@ -289,7 +289,7 @@ class Server implements ApiServer, ServerParts {
     } catch (err) {
       const status = toStatusError(err);
       code = status.code;
-      body = status.status as unknown as JsonObject;
+      body = status.status as JsonObject;
       raw = rawBodyOf(err);
     }
     const record = this.record(ctx, code, body);

@@ -268,12 +268,12 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
 
   /** GET <resource>/<name>/scale: an autoscaling/v1 Scale. */
   async getScale(name: string): Promise<KubeObject> {
-    return (await this.client.send({ ...this.base(), verb: 'get', name, subresource: 'scale' })) as unknown as KubeObject;
+    return (await this.client.send({ ...this.base(), verb: 'get', name, subresource: 'scale' })) as KubeObject;
   }
 
   async updateScale(name: string, scale: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
     const request: ClientRequest = { ...this.base(), verb: 'update', name, subresource: 'scale', body: { object: scale }, options: writeQuery(options) };
-    return (await this.client.send(request)) as unknown as KubeObject;
+    return (await this.client.send(request)) as KubeObject;
   }
 
   /** POST pods/<name>/binding (the scheduler's bind). */

@@ -8,7 +8,7 @@ import { isObject, type JsonObject } from '../api/types';
 /** The StatusError a non-2xx response stands for (errors.FromObject, or a generic one by code). */
 export function responseError(code: number, body: JsonObject): StatusError {
   if (body.kind === 'Status' && typeof body.code === 'number') {
-    const s = body as unknown as Status;
+    const s = body as Status;
     return new StatusError({ code: s.code, reason: s.reason, message: s.message, details: s.details });
   }
   return new StatusError({ code, reason: reasonForCode(code), message: `the server responded with the status code ${code} but did not return more information` });

@@ -52,7 +52,7 @@ export class EventTrace {
     const causes = revisionCauses(this.trace);
     this.handle = await this.client.resource(EVENTS).watch({}, (e) => {
       if (e.type !== 'ADDED' && e.type !== 'MODIFIED') return;
-      const draft = eventRecordDraft(e.object as unknown as KubeObject);
+      const draft = eventRecordDraft(e.object as KubeObject);
       const cause = causes.causeOf(draft.revision);
       this.trace.emit<KubeEventRecord>({ ...draft, ...(cause !== undefined ? { cause } : {}) });
     });

@@ -123,10 +123,10 @@ export async function applyDocument(client: Client, doc: ManifestDocument, optio
   const before = await client.request({ verb: 'get', group: request.group, version: request.version, resource: request.resource, namespace: request.namespace, name: request.name });
   const res = await client.request(request);
   if (res.code >= 400) {
-    const status = res.body as unknown as Status;
+    const status = res.body as Status;
     return { ...failure(doc, ref, applyErrorText(status, doc.fileName), status), warnings: res.warnings, trace: res.trace };
   }
-  const object = res.body as unknown as KubeObject;
+  const object = res.body as KubeObject;
   const oldRv = before.code === 200 && isObject(before.body.metadata) ? before.body.metadata.resourceVersion : undefined;
   const action: ApplyAction = before.code !== 200 ? 'created' : oldRv === object.metadata.resourceVersion ? 'unchanged' : 'configured';
   const suffix = options.dryRun ? ' (server dry run)' : '';

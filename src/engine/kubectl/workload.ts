@@ -10,17 +10,8 @@ import type { GroupVersionResource, JsonObject, JsonValue } from '../api/types';
 import type { Clock } from '../clock';
 import type { Client } from '../client/client';
 import { DAEMONSETS, DEPLOYMENTS, REPLICASETS, REPLICATIONCONTROLLERS, STATEFULSETS } from '../client/resources';
-import { revision, RevisionError } from '../controllers/deployment/annotations';
-import {
-  DESIRED_REPLICAS_ANNOTATION,
-  LAST_APPLIED_ANNOTATION,
-  MAX_REPLICAS_ANNOTATION,
-  POD_TEMPLATE_HASH_LABEL,
-  REVISION_ANNOTATION,
-  REVISION_HISTORY_ANNOTATION,
-  ROLLBACK_TO_ANNOTATION,
-  type Deployment,
-} from '../controllers/deployment/types';
+import { ANNOTATIONS_TO_SKIP, revision, RevisionError } from '../controllers/deployment/annotations';
+import { POD_TEMPLATE_HASH_LABEL, type Deployment } from '../controllers/deployment/types';
 import { deepEqual } from '../api/deep-equal';
 import type { ReplicaSet } from '../controllers/util/types/workload';
 import { setOwn } from '../api/own';
@@ -76,16 +67,6 @@ export async function rolloutRestart(client: Client, ref: WorkloadRef, clock: Cl
   await resource.patch(ref.name, 'strategic', patch, { fieldManager: ROLLOUT_FIELD_MANAGER });
   return `${kubectlName(ref.kind, ref.name)} restarted`;
 }
-
-/** Annotations a rollback keeps from the Deployment rather than taking from the ReplicaSet. */
-const ANNOTATIONS_TO_SKIP = new Set([
-  LAST_APPLIED_ANNOTATION,
-  REVISION_ANNOTATION,
-  REVISION_HISTORY_ANNOTATION,
-  DESIRED_REPLICAS_ANNOTATION,
-  MAX_REPLICAS_ANNOTATION,
-  ROLLBACK_TO_ANNOTATION,
-]);
 
 function withoutHash(template: ReplicaSet['spec']['template']): JsonObject {
   const copy = JSON.parse(JSON.stringify(template ?? {})) as JsonObject;

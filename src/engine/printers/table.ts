@@ -68,7 +68,7 @@ export function partialObjectMetadata(obj: KubeObject): JsonObject {
 
 export function rowObject(obj: KubeObject, include: IncludeObject): JsonObject | null {
   if (include === 'None') return null;
-  if (include === 'Object') return obj as unknown as JsonObject;
+  if (include === 'Object') return obj as JsonObject;
   return partialObjectMetadata(obj);
 }
 

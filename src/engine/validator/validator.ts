@@ -305,13 +305,13 @@ export class Validator {
     }
     report.warnings.push(...warningReports(doc, res.warnings));
     if (res.code >= 400) {
-      const status = res.body as unknown as Status;
+      const status = res.body as Status;
       report.errors = res.fieldErrors ? res.fieldErrors.map((e) => fieldErrorReport(doc, e)) : statusReports(doc, status);
       report.kubectl = formatKubectlError(withSource(status, verb, doc.fileName));
       return report;
     }
     report.valid = true;
-    if (!this.options.dryRun) await this.afterStore(info.group, info.kind, res.body as unknown as KubeObject);
+    if (!this.options.dryRun) await this.afterStore(info.group, info.kind, res.body as KubeObject);
     return report;
   }
 
@@ -328,14 +328,14 @@ export class Validator {
     const res = await this.server.handle(this.as(planned.request));
     report.warnings.push(...warningReports(doc, res.warnings));
     if (res.code >= 400) {
-      const status = res.body as unknown as Status;
+      const status = res.body as Status;
       report.errors = res.fieldErrors ? res.fieldErrors.map((e) => fieldErrorReport(doc, e)) : statusReports(doc, status);
       report.kubectl = `${applyErrorText(status, doc.fileName)}\n`;
       return report;
     }
     report.valid = true;
     const info = this.server.registry.byGvk(planned.request.group, planned.request.version, report.kind)!;
-    if (!this.options.dryRun) await this.afterStore(info.group, info.kind, res.body as unknown as KubeObject);
+    if (!this.options.dryRun) await this.afterStore(info.group, info.kind, res.body as KubeObject);
     return report;
   }
 

@@ -36,7 +36,7 @@ export async function readDetails(client: Client, logs: KubeletLogSource | undef
     if (res.code === 404) object = { state: 'absent', revision };
     else if (res.code >= 400) object = { state: 'error', revision, code: res.code, message: message(res.body) };
     else {
-      live = res.body as unknown as KubeObject;
+      live = res.body as KubeObject;
       stored = res.body;
       object = { state: 'found', revision, yaml: objectYaml(res.body) };
     }
@@ -59,13 +59,13 @@ async function readEvents(client: Client, ask: GetDetailsMessage): Promise<Event
   });
   if (res.code === 410) return { state: 'compacted', message: message(res.body) };
   if (res.code >= 400) return { state: 'error', message: `${res.code}: ${message(res.body)}` };
-  const items = Array.isArray(res.body.items) ? (res.body.items as unknown as KubeObject[]) : [];
+  const items = Array.isArray(res.body.items) ? (res.body.items as KubeObject[]) : [];
   const rows = items.map(eventRow).sort((a, b) => a.time - b.time);
   return { state: 'found', events: rows.slice(-MAX_EVENTS) };
 }
 
 function eventRow(ev: KubeObject): EventRow {
-  const e = ev as unknown as JsonObject;
+  const e = ev as JsonObject;
   const stamp = str(e.lastTimestamp) || str(e.eventTime) || str(ev.metadata.creationTimestamp);
   const source = obj(e.source);
   return {
@@ -82,7 +82,7 @@ async function readLogs(client: Client, logs: KubeletLogSource | undefined, name
   // GET pods/log authorizes the read and answers with the pod, as for kubectl logs.
   const res = await client.request({ verb: 'get', group: '', version: 'v1', resource: 'pods', subresource: 'log', namespace, name });
   if (res.code >= 400) return [{ container: '', error: message(res.body) }];
-  const current = pod ?? (res.body as unknown as KubeObject);
+  const current = pod ?? (res.body as KubeObject);
   const containers = (obj(current.spec).containers as JsonObject[] | undefined) ?? [];
   if (!obj(current.spec).nodeName) return containers.map((c) => ({ container: str(c.name), error: 'not scheduled to a node yet: no kubelet holds a log' }));
   return containers.map((c) => {

@@ -130,14 +130,14 @@ export class APIServiceRegistration {
     if (d.group) spec.group = d.group;
     if (!current) {
       const body: KubeObject = { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name, labels: { [AUTOMANAGED_LABEL]: d.manage } }, spec };
-      await this.request({ verb: 'create', body: { object: body as unknown as JsonObject } });
+      await this.request({ verb: 'create', body: { object: body as JsonObject } });
       return;
     }
     const cur = isObject(current.spec) ? current.spec : {};
     const same = cur.service === undefined && (cur.group ?? '') === d.group && cur.version === d.version && cur.groupPriorityMinimum === d.groupPriorityMinimum && cur.versionPriority === d.versionPriority;
     if (same && current.metadata.labels?.[AUTOMANAGED_LABEL] === d.manage) return;
     const next: KubeObject = { ...current, metadata: { ...current.metadata, labels: { ...(current.metadata.labels ?? {}), [AUTOMANAGED_LABEL]: d.manage } }, spec };
-    await this.request({ verb: 'update', name, body: { object: next as unknown as JsonObject } });
+    await this.request({ verb: 'update', name, body: { object: next as JsonObject } });
   }
 
   private async request(r: Pick<ApiRequest, 'verb' | 'name' | 'body'>): Promise<void> {

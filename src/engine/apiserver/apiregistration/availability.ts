@@ -89,7 +89,7 @@ export class AvailableConditionController {
           resource: API_SERVICES.resource,
           subresource: 'status',
           name: service.metadata.name,
-          body: { object: object as unknown as JsonObject },
+          body: { object: object as JsonObject },
         });
       }
     } finally {

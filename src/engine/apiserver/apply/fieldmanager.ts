@@ -110,7 +110,7 @@ export function applyPatch(req: ApplyRequest): ApplyResult {
   const object = outcome.object;
   if (req.manager === KUBECTL_MANAGER) syncLastApplied(object, req.applied);
   const managedFields = setManagedFields(object, outcome.managed);
-  return { object: object as unknown as KubeObject, managedFields };
+  return { object: object as KubeObject, managedFields };
 }
 
 function applyOnce(req: ApplyRequest, live: JsonObject, original: Managed, force: boolean): { object: JsonObject; managed: Managed } {
@@ -149,10 +149,10 @@ export function updateManagedFields(req: UpdateRequest): KubeObject {
   // changes are copied.
   const updated = normalized(req.updated);
   // Objects that existed before anyone tracked them stay untracked until the first apply.
-  if (managed.fields.size === 0 && req.live?.metadata.uid) return updated as unknown as KubeObject;
+  if (managed.fields.size === 0 && req.live?.metadata.uid) return updated as KubeObject;
   runUpdate(req, normalized(req.live ?? zeroObject(req.schema, req.gvk)), updated, managed, req.manager);
   setManagedFields(updated, managed);
-  return updated as unknown as KubeObject;
+  return updated as KubeObject;
 }
 
 function runUpdate(scope: FieldManagerScope, live: JsonObject, updated: JsonObject, managed: Managed, manager: string): void {
@@ -214,7 +214,7 @@ function isReset(entries: readonly ManagedFieldsEntry[] | undefined): boolean {
  * metadata, sharing everything below (the walkers only read it).
  */
 function normalized(obj: JsonObject | KubeObject): JsonObject {
-  const copy = definedEntries(obj as unknown as JsonObject);
+  const copy = definedEntries(obj as JsonObject);
   if (isObject(copy.metadata)) {
     copy.metadata = definedEntries(copy.metadata);
     delete copy.metadata.managedFields;

@@ -13,8 +13,8 @@ export function keepUnchangedTimestamps(updated: KubeObject, old: KubeObject): v
   if (now.every((e, i) => e.time === before[i]!.time)) return;
   const withoutTime = (list: readonly ManagedFieldsEntry[]): JsonObject[] => list.map(({ time: _t, ...rest }) => rest as JsonObject);
   if (!jsonEqual(withoutTime(now), withoutTime(before))) return;
-  const strippedNow = { ...updated, metadata: { ...updated.metadata, managedFields: undefined } } as unknown as JsonObject;
-  const strippedBefore = { ...old, metadata: { ...old.metadata, managedFields: undefined } } as unknown as JsonObject;
+  const strippedNow = { ...updated, metadata: { ...updated.metadata, managedFields: undefined } } as JsonObject;
+  const strippedBefore = { ...old, metadata: { ...old.metadata, managedFields: undefined } } as JsonObject;
   if (!jsonEqual(strippedNow, strippedBefore)) return;
   updated.metadata.managedFields = now.map((e, i) => ({ ...e, time: before[i]!.time }));
 }

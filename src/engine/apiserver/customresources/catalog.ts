@@ -73,8 +73,8 @@ export class CustomResources {
     const current = this.byCrd.get(name);
     if (current?.fingerprint === fingerprint) return;
     if (current) await this.unserve(name);
-    const infos = customResourceInfos(crd as unknown as JsonObject);
-    const versions = customResourceVersions(crd as unknown as JsonObject);
+    const infos = customResourceInfos(crd as JsonObject);
+    const versions = customResourceVersions(crd as JsonObject);
     const first = infos[0];
     if (!first) return;
     const storageVersion = storageVersionOf(crd);

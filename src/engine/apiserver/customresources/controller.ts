@@ -140,7 +140,7 @@ export class CrdController {
       resource: CRDS.resource,
       subresource: 'status',
       name: crd.metadata.name,
-      body: { object: crd as unknown as JsonObject },
+      body: { object: crd as JsonObject },
     });
   }
 }

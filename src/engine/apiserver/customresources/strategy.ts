@@ -62,7 +62,7 @@ function nestedInt(obj: JsonObject, path: string): number | undefined | { error:
 function scaleErrors(obj: KubeObject, paths: string[]): ErrorList {
   const errs: ErrorList = [];
   for (const path of paths) {
-    const value = nestedInt(obj as unknown as JsonObject, path);
+    const value = nestedInt(obj as JsonObject, path);
     const at = Path.root(path);
     if (typeof value === 'object') errs.push(invalid(at, 0, value.error));
     else if (value !== undefined && value < 0) errs.push(invalid(at, value, 'should be a non-negative integer'));
@@ -89,7 +89,7 @@ function customResourceValidator(v: CustomResourceVersion): KindValidator {
       if (typeMeta.length > 0) return typeMeta;
       const errs = [
         ...validateObjectMeta(obj.metadata, v.namespaced, nameIsDNSSubdomain, Path.root('metadata')),
-        ...validateCustomResource(obj as unknown as JsonObject, v.schema),
+        ...validateCustomResource(obj as JsonObject, v.schema),
         ...scaleErrors(obj, [...specPaths, ...statusPaths]),
       ];
       return withRuleErrors(errs, v, obj, undefined);
@@ -97,7 +97,7 @@ function customResourceValidator(v: CustomResourceVersion): KindValidator {
     update(obj, old) {
       const typeMeta = typeMetaErrors(v, obj);
       if (typeMeta.length > 0) return typeMeta;
-      const errs = [...validateCustomResource(obj as unknown as JsonObject, v.schema, undefined, old as unknown as JsonObject), ...scaleErrors(obj, [...specPaths, ...statusPaths])];
+      const errs = [...validateCustomResource(obj as JsonObject, v.schema, undefined, old as JsonObject), ...scaleErrors(obj, [...specPaths, ...statusPaths])];
       return withRuleErrors(errs, v, obj, old);
     },
     updateStatus(obj, old) {
@@ -117,7 +117,7 @@ function customResourceValidator(v: CustomResourceVersion): KindValidator {
 function withRuleErrors(errs: ErrorList, v: CustomResourceVersion, obj: KubeObject, old: KubeObject | undefined): ErrorList {
   if (!hasRules(v.schema)) return errs;
   if (errs.some((e) => BLOCKING.has(e.type))) return [...errs, invalid(undefined, null, 'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation')];
-  return [...errs, ...validateRules(v.schema, obj as unknown as JsonObject, old as unknown as JsonObject | undefined)];
+  return [...errs, ...validateRules(v.schema, obj as JsonObject, old as JsonObject | undefined)];
 }
 
 const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);
@@ -143,7 +143,7 @@ export function customResourceStrategy(v: CustomResourceVersion): Strategy {
     },
     // The status subresource keeps the old object but for status (and the writer's managedFields).
     prepareStatusUpdate(obj, old) {
-      const next = cloneJson(old as unknown as JsonObject) as unknown as KubeObject;
+      const next = cloneJson(old as JsonObject) as KubeObject;
       if (obj.metadata.managedFields) next.metadata.managedFields = obj.metadata.managedFields;
       else delete next.metadata.managedFields;
       next.metadata.resourceVersion = obj.metadata.resourceVersion;

@@ -373,6 +373,6 @@ export function hasGoType(obj: KubeObject): boolean {
 /** The object as kube-apiserver would write it (the same object when it already is). */
 export function encodeLikeGo(obj: KubeObject): KubeObject {
   const definition = definitionOf(obj);
-  const json = obj as unknown as JsonObject;
-  return (definition ? structCodec(definition).walk(json) : sortedKeys(json)) as unknown as KubeObject;
+  const json = obj as JsonObject;
+  return (definition ? structCodec(definition).walk(json) : sortedKeys(json)) as KubeObject;
 }

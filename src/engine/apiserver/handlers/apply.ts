@@ -27,7 +27,7 @@ export async function handleApply(ctx: RequestContext, t: Target): Promise<Updat
     forceAllowCreate: !t.subresource,
     async updatedObject(current: KubeObject | undefined): Promise<KubeObject> {
       const result = applyPatch({ ...scope, now: ctx.server.clock.now(), live: current, applied, manager: manager ?? '', force: ctx.options.force === true });
-      const merged = result.object as unknown as JsonObject;
+      const merged = result.object as JsonObject;
       const identity = checkPatchedIdentity(merged, t.name, t.namespace);
       if (identity instanceof StatusError) throw identity;
       const obj = decodeAs(ctx, merged, t.info);

@@ -48,7 +48,7 @@ export async function createBinding(ctx: RequestContext, t: Target): Promise<Jso
   const meta = isObject(binding.metadata) ? binding.metadata : {};
   if ((typeof meta.name === 'string' ? meta.name : '') !== t.name) throw badRequestError('name in URL does not match name in Binding object');
   validateBinding(binding);
-  const bindingObject = { apiVersion: 'v1', kind: 'Binding', ...binding, metadata: meta } as unknown as KubeObject;
+  const bindingObject = { apiVersion: 'v1', kind: 'Binding', ...binding, metadata: meta } as KubeObject;
   await validate(ctx, admissionAttributes(ctx, t, 'CREATE', bindingObject, undefined));
   const node = bindingTarget(binding).name;
   const annotations = isObject(meta.annotations) ? (meta.annotations as Record<string, string>) : {};
@@ -59,7 +59,7 @@ export async function createBinding(ctx: RequestContext, t: Target): Promise<Jso
       errors: () => [],
       skipAdmission: true,
       async updatedObject(current) {
-        const p = cloneJson(current! as unknown as JsonObject) as unknown as KubeObject;
+        const p = cloneJson(current! as JsonObject) as KubeObject;
         const spec = isObject(p.spec) ? p.spec : {};
         if (typeof meta.uid === 'string' && meta.uid && meta.uid !== p.metadata.uid) {
           throw conflictError({ group: '', name: 'pods' }, t.name, `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${p.metadata.uid ?? ''}`);

@@ -8,7 +8,7 @@ import { listObjects } from './read';
 
 export async function deleteCollection(ctx: RequestContext, t: Target, options: DeleteOptions): Promise<JsonObject> {
   const list = await listObjects(ctx, t);
-  const items = (list.items ?? []) as unknown as KubeObject[];
+  const items = (list.items ?? []) as KubeObject[];
   const done: KubeObject[] = [];
   const isNamespace = t.info.group === '' && t.info.resource === 'namespaces';
   for (const item of items) {
@@ -20,5 +20,5 @@ export async function deleteCollection(ctx: RequestContext, t: Target, options: 
       if (!(isStatusError(err) && err.reason === 'NotFound')) throw err;
     }
   }
-  return { ...list, items: done as unknown as JsonObject[] };
+  return { ...list, items: done as JsonObject[] };
 }

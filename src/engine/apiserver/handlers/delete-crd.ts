@@ -43,6 +43,6 @@ export async function deleteCustomResourceDefinition(ctx: RequestContext, t: Tar
     if (!result) continue;
     if (result.revision !== undefined) ctx.wrote(result.revision);
     ctx.stage({ stage: 'storage', verdict: 'passed', rule: key, detail: ctx.dryRun ? 'dry run: Terminating not stored' : 'CustomResourceDefinition Terminating' });
-    return { body: result.object as unknown as JsonObject, deleted: false };
+    return { body: result.object as JsonObject, deleted: false };
   }
 }

@@ -147,7 +147,7 @@ function propagationFinalizers(t: Target, obj: KubeObject, options: DeleteOption
 
 /** What DELETE answers: the object for kinds that return it, else a Success Status. */
 export function finalizeDelete(t: Target, obj: KubeObject): JsonObject {
-  if (t.strategy.returnDeletedObject) return obj as unknown as JsonObject;
+  if (t.strategy.returnDeletedObject) return obj as JsonObject;
   const details: StatusDetails = { name: obj.metadata.name ?? '', kind: t.info.resource };
   if (t.info.group) details.group = t.info.group;
   if (obj.metadata.uid) details.uid = obj.metadata.uid;
@@ -177,7 +177,7 @@ export async function deleteObject(ctx: RequestContext, t: Target, options: Dele
   if (needsUpdate) {
     const marked = await markForDeletion(ctx, t, key, options);
     if (marked.kind === 'pending') return { body: finalizeDelete(t, marked.object), deleted: false };
-    if (marked.kind === 'kept') return { body: marked.object as unknown as JsonObject, deleted: false };
+    if (marked.kind === 'kept') return { body: marked.object as JsonObject, deleted: false };
     if (ctx.dryRun && marked.object) return { body: finalizeDelete(t, marked.object), deleted: true };
   }
   return deleteNow(ctx, t, key, options);

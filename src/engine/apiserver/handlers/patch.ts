@@ -35,7 +35,7 @@ export async function handlePatch(ctx: RequestContext, t: Target): Promise<Updat
     async updatedObject(current: KubeObject | undefined): Promise<KubeObject> {
       // Only server-side apply creates; other patches need something to patch.
       if (!current) throw notFoundError(groupResource(t.info), t.name);
-      const base = cloneJson(current as unknown as JsonObject);
+      const base = cloneJson(current as JsonObject);
       const patched = patchObject({ type, current: base, patch, schema, fieldValidation: ctx.options.fieldValidation });
       const obj = decodePatched(ctx, patched, patch, type === 'strategic', t.info);
       checkName(obj, t);

@@ -84,5 +84,5 @@ export async function createReview(ctx: RequestContext, info: ResourceInfo, revi
   const obj = decodeBody(ctx, { group: info.group, version: info.version, kind: info.kind });
   const result = await review(ctx, ctx.user!, obj, info);
   if (result instanceof StatusError) throw result;
-  return { code: 201, body: result as unknown as JsonObject };
+  return { code: 201, body: result as JsonObject };
 }

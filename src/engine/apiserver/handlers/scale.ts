@@ -51,7 +51,7 @@ const BUILTIN_SCALE: ScaleAccess = {
 const pathParts = (path: string): string[] => path.replace(/^\./, '').split('.');
 
 function nested(obj: KubeObject, path: string): JsonValue | undefined {
-  let cur: JsonValue | undefined = obj as unknown as JsonObject;
+  let cur: JsonValue | undefined = obj as JsonObject;
   for (const part of pathParts(path)) cur = isObject(cur) ? own(cur, part) : undefined;
   return cur;
 }
@@ -66,7 +66,7 @@ function customScale(paths: ScalePaths): ScaleAccess {
       return { spec: typeof spec === 'number' ? spec : undefined, status: typeof status === 'number' ? status : 0, selector: typeof selector === 'string' ? selector : '' };
     },
     write(obj, replicas) {
-      let cur = obj as unknown as JsonObject;
+      let cur = obj as JsonObject;
       const parts = pathParts(paths.specReplicasPath);
       for (const part of parts.slice(0, -1)) {
         if (!isObject(own(cur, part))) setOwn(cur, part, {});
@@ -147,7 +147,7 @@ export async function patchScale(ctx: RequestContext, t: Target): Promise<Update
   const access = scaleAccess(ctx, t);
   const result = await guaranteedUpdate(ctx, mainResource(t), {
     async updatedObject(current) {
-      const patched = patchObject({ type, current: toScale(current!, access) as unknown as JsonObject, patch });
+      const patched = patchObject({ type, current: toScale(current!, access) as JsonObject, patch });
       return applyScale(t, access, isObject(patched) ? patched : {}, current!);
     },
   });

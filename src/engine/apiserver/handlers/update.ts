@@ -46,6 +46,6 @@ export async function handleUpdate(ctx: RequestContext, t: Target): Promise<Upda
   checkName(obj, t);
   return guaranteedUpdate(ctx, t, {
     ...subresourceUpdate(t),
-    updatedObject: async (current) => trackWrite(ctx, t, current, cloneJson(obj as unknown as JsonObject) as unknown as KubeObject),
+    updatedObject: async (current) => trackWrite(ctx, t, current, cloneJson(obj as JsonObject) as KubeObject),
   });
 }

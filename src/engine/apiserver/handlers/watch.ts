@@ -44,7 +44,7 @@ export function startWatch(ctx: RequestContext, t: Target, listener: WatchListen
     fromRevision: rv === '' || rv === '0' ? t.storage.cache.resourceVersion : Number(rv),
     initialState,
     matches: pred.matches,
-    listener: (e) => listener({ type: e.type, object: e.object as unknown as JsonObject }),
+    listener: (e) => listener({ type: e.type, object: e.object as JsonObject }),
     bookmarks: o.allowWatchBookmarks === true,
     initialEventsEnd: o.sendInitialEvents === true && o.allowWatchBookmarks === true,
     bookmarkType: { kind: t.info.kind, apiVersion: apiVersionOf(t.info) },
@@ -52,7 +52,7 @@ export function startWatch(ctx: RequestContext, t: Target, listener: WatchListen
   });
   if (w instanceof StatusError) {
     ctx.stage({ stage: 'storage', verdict: 'rejected', rule: t.storage.keyPrefix, detail: w.message });
-    listener({ type: 'ERROR', object: w.status as unknown as JsonObject });
+    listener({ type: 'ERROR', object: w.status as JsonObject });
     return { stop: () => undefined };
   }
   ctx.stage({ stage: 'storage', verdict: 'passed', rule: t.storage.keyPrefix, detail: `watching from revision ${rv || 'now'}` });

@@ -23,7 +23,7 @@ const TEMPLATES = table<readonly string[]>({
 });
 
 const at = (o: KubeObject, path: readonly string[]): JsonValue | undefined =>
-  path.reduce<JsonValue | undefined>((cur, k) => (isObject(cur) ? own(cur, k) : undefined), o as unknown as JsonObject);
+  path.reduce<JsonValue | undefined>((cur, k) => (isObject(cur) ? own(cur, k) : undefined), o as JsonObject);
 
 /** The pod strategy's warnings: a name that is no DNS label, then the pod's own. */
 export function podWarnings(pod: KubeObject, creating: boolean): string[] {

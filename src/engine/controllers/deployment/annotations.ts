@@ -65,7 +65,11 @@ export function lastRevision(rss: readonly (ReplicaSet | undefined)[]): number {
   return second;
 }
 
-const SKIPPED = new Set([
+/**
+ * annotationsToSkip: the annotations a Deployment keeps as its own. They are not copied onto its
+ * ReplicaSets, and a rollback (the controller's and `kubectl rollout undo`'s) leaves them as they are.
+ */
+export const ANNOTATIONS_TO_SKIP: ReadonlySet<string> = new Set([
   LAST_APPLIED_ANNOTATION,
   REVISION_ANNOTATION,
   REVISION_HISTORY_ANNOTATION,
@@ -79,7 +83,7 @@ function copyDeploymentAnnotations(d: Deployment, rs: ReplicaSet): boolean {
   const annotations = (rs.metadata.annotations ??= {});
   let changed = false;
   for (const [k, v] of Object.entries(d.metadata.annotations ?? {})) {
-    if (SKIPPED.has(k) || own(annotations, k) === v) continue;
+    if (ANNOTATIONS_TO_SKIP.has(k) || own(annotations, k) === v) continue;
     setOwn(annotations, k, v);
     changed = true;
   }
@@ -152,8 +156,8 @@ export function replicasAnnotationsNeedUpdate(rs: ReplicaSet, desired: number, m
 /** A rollback copies the target ReplicaSet's annotations back onto the Deployment. */
 export function setDeploymentAnnotationsTo(d: Deployment, rs: ReplicaSet): void {
   const kept: Record<string, string> = {};
-  for (const [k, v] of Object.entries(d.metadata.annotations ?? {})) if (SKIPPED.has(k)) setOwn(kept, k, v);
-  for (const [k, v] of Object.entries(rs.metadata.annotations ?? {})) if (!SKIPPED.has(k)) setOwn(kept, k, v);
+  for (const [k, v] of Object.entries(d.metadata.annotations ?? {})) if (ANNOTATIONS_TO_SKIP.has(k)) setOwn(kept, k, v);
+  for (const [k, v] of Object.entries(rs.metadata.annotations ?? {})) if (!ANNOTATIONS_TO_SKIP.has(k)) setOwn(kept, k, v);
   d.metadata.annotations = kept;
 }
 

@@ -35,7 +35,7 @@ const manualSelector = (job: KubeObject): boolean => bool(specOf(job)['manualSel
 /** generateSelector: the job-name and controller-uid labels, and a selector on the UID. */
 function withGeneratedSelector(job: KubeObject): KubeObject {
   if (manualSelector(job)) return job;
-  const out = clone(job as unknown as Obj) as unknown as KubeObject;
+  const out = clone(job as unknown as Obj) as KubeObject;
   const spec = (out['spec'] = obj(out['spec']) ?? {}) as Obj;
   const template = (spec['template'] = obj(spec['template']) ?? {}) as Obj;
   const meta = (template['metadata'] = obj(template['metadata']) ?? {}) as Obj;
