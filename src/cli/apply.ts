@@ -1,7 +1,8 @@
 /**
  * `kubesim apply -f <file|folder> [-f ...] [--nodes N] [--seed S] [--until settled|<duration>]
  *  [--output timeline|json] [--etcd-members N] [--etcd-latency model|instant]
- *  [--etcd-fault ACTION:TARGET@TIME ...] [--etcd-endpoints URL,...]`: builds a cluster (its store the simulated
+ *  [--etcd-fault ACTION:TARGET@TIME ...] [--quota-backend-bytes N] [--etcd-maintenance STEP@TIME ...]
+ *  [--etcd-endpoints URL,...]`: builds a cluster (its store the simulated
  * etcd, or a real one), applies the manifests in order (server-side
  * apply, field manager `kubesim`), runs virtual time until the cluster settles (or for the given
  * duration), then prints what happened and what the cluster holds.
@@ -14,7 +15,9 @@ import { formatSummary, summaryObjects } from '../engine/timeline/summary';
 import { parseDuration } from './duration';
 import { ETCD_FLAGS_USAGE, existingDataNotice, isEtcdFlag, parseEtcdFlag, probeEtcd, resolveEtcdFlags, type EtcdFlags } from './etcd-flags';
 import { manifestFiles } from './files';
-import { checkFaultTargets, ETCD_SIM_FLAGS_USAGE, etcdJson, isEtcdSimFlag, parseEtcdSimFlag, scheduleFaults, type EtcdSimFlags } from './etcd-sim-flags';
+import { checkFaultTargets, ETCD_SIM_FLAGS_USAGE, etcdJson, hasSimOnlyFlags, isEtcdSimFlag, parseEtcdSimFlag, scheduleFaults, scheduleMaintenance, SIM_ONLY_FLAGS_ERROR, type EtcdSimFlags } from './etcd-sim-flags';
+import type { MaintenanceResult } from '../engine/store/etcdserver/maintenance';
+import { EtcdClient } from '../engine/store/etcdserver';
 
 const USAGE = `Apply manifests to a simulated Kubernetes 1.35 cluster and show what the control plane does.
 
@@ -100,9 +103,7 @@ function parseArgs(argv: string[]): Args | string {
     }
   }
   if (args.files.length === 0) return 'error: must specify one of -f and -k';
-  if (args.etcd.endpoints && (args.sim.members !== undefined || args.sim.latency !== undefined || args.sim.faults.length > 0)) {
-    return 'error: --etcd-members, --etcd-latency and --etcd-fault are for the simulated etcd, not --etcd-endpoints';
-  }
+  if (args.etcd.endpoints && hasSimOnlyFlags(args.sim)) return SIM_ONLY_FLAGS_ERROR;
   const targets = checkFaultTargets(args.sim);
   if (targets) return targets;
   return args;
@@ -153,11 +154,13 @@ export async function runApply(argv: string[], io: Output = process): Promise<nu
   const cluster = await createCluster({
     seed: args.seed,
     nodes: { count: args.nodes },
-    ...(etcd ? { backend: 'etcd' as const, endpoints: etcd.endpoints, etcdCredentials: etcd.credentials } : { etcd: { members: args.sim.members, latency: args.sim.latency } }),
+    ...(etcd ? { backend: 'etcd' as const, endpoints: etcd.endpoints, etcdCredentials: etcd.credentials } : { etcd: { members: args.sim.members, latency: args.sim.latency, quotaBackendBytes: args.sim.quotaBackendBytes } }),
   });
   const start = cluster.clock.now();
   const firstRecord = cluster.trace.next;
   if (cluster.etcd) scheduleFaults(cluster.etcd, cluster.clock, args.sim.faults, (f, why) => io.stderr.write(`kubesim: --etcd-fault ${f.text} at +${f.atMs / 1000}s: ${why}\n`));
+  const maintenance: MaintenanceResult[] = [];
+  if (cluster.store instanceof EtcdClient) scheduleMaintenance(cluster.store, cluster.clock, args.sim.maintenance ?? [], (r) => maintenance.push(...r));
   const results = await applyFiles(cluster, files);
   if (results.length === 0) {
     io.stderr.write('error: no objects passed to apply\n');
@@ -169,7 +172,7 @@ export async function runApply(argv: string[], io: Output = process): Promise<nu
   const dropped = records.length > 0 ? records[0]!.id - firstRecord : 0;
   const objects = await summaryObjects(cluster.client());
   if (args.output === 'json') {
-    const body = { results, settled: run.settled, elapsedMs: run.elapsed, droppedRecords: dropped, records, objects: objects.flatMap((g) => g.items), ...(cluster.etcd ? { etcd: etcdJson(cluster.etcd) } : {}) };
+    const body = { results, settled: run.settled, elapsedMs: run.elapsed, droppedRecords: dropped, records, objects: objects.flatMap((g) => g.items), ...(cluster.etcd ? { etcd: etcdJson(cluster.etcd, { maintenance, watchCache: cluster.server.watchCacheStatus() }) } : {}) };
     io.stdout.write(JSON.stringify(body, null, 2) + '\n');
   } else {
     for (const r of results) (r.action === 'failed' ? io.stderr : io.stdout).write(`${r.message}\n`);

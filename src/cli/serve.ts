@@ -1,7 +1,8 @@
 /**
  * `kubesim serve [--port P] [--nodes N] [--seed S] [--kubeconfig PATH] [--user NAME[:GROUP,...]]
  *  [-f manifests...] [--no-metrics-server] [--admission-control-config-file PATH] [--etcd-listen 127.0.0.1:PORT]
- *  [--etcd-members N] [--etcd-latency model|instant] [--etcd-fault ACTION:TARGET@TIME ...]`: runs a simulated cluster in real time (virtual time follows the wall clock
+ *  [--etcd-members N] [--etcd-latency model|instant] [--etcd-fault ACTION:TARGET@TIME ...] [--quota-backend-bytes N]
+ *  [--etcd-maintenance STEP@TIME ...]`: runs a simulated cluster in real time (virtual time follows the wall clock
  * at x1) and serves its Kubernetes API on 127.0.0.1 for kubectl. Writes a kubeconfig whose
  * current context is the cluster admin (and one context per --user), prints how to use it, and
  * serves until interrupted.
@@ -17,7 +18,8 @@ import { kubeconfigText, startApiEndpoint, KUBERNETES_VERSION, type ApiEndpoint 
 import { applyManifestText } from '../engine/kubectl/apply';
 import { ETCD_FLAGS_USAGE, existingDataNotice, isEtcdFlag, parseEtcdFlag, probeEtcd, resolveEtcdFlags, type EtcdFlags } from './etcd-flags';
 import { manifestFiles } from './files';
-import { checkFaultTargets, ETCD_SIM_FLAGS_USAGE, etcdSummary, isEtcdSimFlag, parseEtcdSimFlag, scheduleFaults, type EtcdSimFlags } from './etcd-sim-flags';
+import { checkFaultTargets, ETCD_SIM_FLAGS_USAGE, etcdSummary, hasSimOnlyFlags, maintenanceLine, isEtcdSimFlag, parseEtcdSimFlag, scheduleFaults, scheduleMaintenance, SIM_ONLY_FLAGS_ERROR, type EtcdSimFlags } from './etcd-sim-flags';
+import { EtcdClient } from '../engine/store/etcdserver';
 import { podSecurityFromAdmissionConfig } from './admission-config';
 import type { PodSecurityConfiguration } from '../engine/apiserver/admission/podsecurity/config';
 import { ROOT_USER, randomPassword, startEtcdEndpoints, type EtcdEndpoints } from '../etcd-grpc/server';
@@ -150,9 +152,7 @@ function parseArgs(argv: string[]): ServeArgs | string {
         return `error: unknown flag: ${a}`;
     }
   }
-  if (args.etcd.endpoints && (args.sim.members !== undefined || args.sim.latency !== undefined || args.sim.faults.length > 0)) {
-    return 'error: --etcd-members, --etcd-latency and --etcd-fault are for the simulated etcd, not --etcd-endpoints';
-  }
+  if (args.etcd.endpoints && hasSimOnlyFlags(args.sim)) return SIM_ONLY_FLAGS_ERROR;
   const targets = checkFaultTargets(args.sim);
   if (targets) return targets;
   return args;
@@ -246,7 +246,7 @@ export async function runServe(argv: string[]): Promise<number> {
       nodes: { count: args.nodes },
       metricsServer: args.metricsServer,
       podSecurity: args.podSecurity,
-      ...(etcd ? { backend: 'etcd' as const, endpoints: etcd.endpoints, etcdCredentials: etcd.credentials } : { etcd: { members: args.sim.members, latency: args.sim.latency } }),
+      ...(etcd ? { backend: 'etcd' as const, endpoints: etcd.endpoints, etcdCredentials: etcd.credentials } : { etcd: { members: args.sim.members, latency: args.sim.latency, quotaBackendBytes: args.sim.quotaBackendBytes } }),
     });
   } catch (err) {
     // kube-apiserver does not start with an invalid admission configuration.
@@ -289,6 +289,11 @@ export async function runServe(argv: string[]): Promise<number> {
   await cluster.advance(Math.max(0, Date.now() - cluster.clock.now()));
   const pacer = new Pacer(cluster.clock, realWallClock, (err) => process.stderr.write(`kubesim: the simulation stopped: ${err instanceof Error ? err.message : String(err)}\n`));
   if (cluster.etcd) scheduleFaults(cluster.etcd, cluster.clock, args.sim.faults, (f, why) => process.stderr.write(`kubesim: --etcd-fault ${f.text} at +${f.atMs / 1000}s: ${why}\n`));
+  if (cluster.store instanceof EtcdClient && args.sim.maintenance) {
+    scheduleMaintenance(cluster.store, cluster.clock, args.sim.maintenance, (results) => {
+      for (const r of results) (r.error ? process.stderr : process.stdout).write(`kubesim: --etcd-maintenance ${maintenanceLine(r)}\n`);
+    });
+  }
   pacer.setSpeed(1);
   pacer.resume();
   process.stdout.write(`kubesim: serving the Kubernetes ${KUBERNETES_VERSION} API at ${endpoint.url} (port ${endpoint.port}, ${cluster.nodes().length} nodes, seed ${JSON.stringify(args.seed)})\n`);

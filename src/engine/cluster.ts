@@ -384,6 +384,7 @@ function drivenServer(server: ApiServer, drive: <T>(work: Promise<T>) => Promise
     },
     compact: () => drive(server.compact()),
     etcdHealth: () => drive(server.etcdHealth()),
+    watchCacheStatus: () => server.watchCacheStatus(),
     close: () => server.close(),
   };
 }

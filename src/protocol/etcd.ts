@@ -52,6 +52,8 @@ export interface EtcdMemberView {
   readonly watchers?: number;
   /** Mean proposal-to-apply time of this member's proposals over the last second (null: none). */
   readonly commitLatencyMs?: number | null;
+  /** Watchers on this member's MVCC store (etcd_debugging_mvcc_watcher_total). */
+  readonly watchers?: number;
   /** The tail of the log, oldest first. */
   readonly log: readonly EtcdEntryView[];
 }
@@ -73,6 +75,34 @@ export interface EtcdMessageView {
   readonly entries: number;
   readonly reject: boolean;
   readonly reason?: 'stopped' | 'partitioned';
+}
+
+/**
+ * One of kube-apiserver's watch caches (one per stored resource), as its metrics name the
+ * figures: apiserver_watch_cache_resource_version, the objects it holds
+ * (apiserver_storage_objects), the events in its window and the window's capacity
+ * (apiserver_watch_cache_capacity), and the watchers it serves (apiserver_registered_watchers).
+ */
+export interface WatchCacheResourceView {
+  /** "pods", "apps/deployments", "coordination.k8s.io/leases": group/resource, core without a group. */
+  readonly resource: string;
+  readonly resourceVersion: number;
+  readonly objects: number;
+  readonly events: number;
+  readonly capacity: number;
+  readonly watchers: number;
+}
+
+/** The API server's watch caches at one instant (the engine's watchCacheStatus()). */
+export interface WatchCacheView {
+  /** The newest revision any cache has seen (events or progress notifications). */
+  readonly resourceVersion: number;
+  /** Sums over the caches. */
+  readonly objects: number;
+  readonly events: number;
+  readonly watchers: number;
+  /** Per resource, by resource name. */
+  readonly resources: readonly WatchCacheResourceView[];
 }
 
 /** The latency model in force (ms) and Raft's timing, for the legend. */
@@ -107,6 +137,8 @@ export interface EtcdFrameMessage {
   /** Messages the host left out of this frame because too many were recorded since the last one. */
   readonly droppedMessages: number;
   readonly settings: EtcdSettingsView;
+  /** The API server's watch caches (absent when the host has no API server to read). */
+  readonly watchCache?: WatchCacheView;
 }
 
 // ---- webview -> host ----------------------------------------------------------------------

@@ -39,7 +39,7 @@ import { toStatusError } from './errors';
 import { startWatch } from './handlers/watch';
 import type { ApiRequest, ApiResponse, NonResourceRequest, WatchHandle, WatchListener } from './request';
 import type { ResourceInfo } from './resources';
-import { ClusterStorage } from './storage/cluster-storage';
+import { ClusterStorage, type WatchCacheStatus } from './storage/cluster-storage';
 import { Compactor, COMPACTION_INTERVAL_MS } from './storage/compactor';
 import type { ObjectReader } from './storage/reader';
 import type { ResourceStorage } from './storage/resource-storage';
@@ -98,6 +98,8 @@ export interface ApiServer {
   compact(): Promise<number | undefined>;
   /** The etcd health check of /healthz, /livez and /readyz: its error, or undefined when etcd answers. */
   etcdHealth(): Promise<string | undefined>;
+  /** The watch caches' figures (kube-apiserver's apiserver_watch_cache_* metrics), per resource and summed. */
+  watchCacheStatus(): WatchCacheStatus;
   close(): Promise<void>;
 }
 
@@ -171,6 +173,10 @@ class Server implements ApiServer, ServerParts {
 
   get reader(): ObjectReader {
     return this.storage;
+  }
+
+  watchCacheStatus(): WatchCacheStatus {
+    return this.storage.watchCacheStatus();
   }
 
   async start(): Promise<void> {

@@ -104,5 +104,7 @@ export function describeRecord(r: TraceRecord, stored?: RevisionRecord): Describ
       return { actor: 'kube-apiserver', text: `etcd ${r.op} ${r.key} via ${r.member} failed after ${(r.durationMs / 1000).toFixed(3)}s: ${r.error}` };
     case 'etcd.message':
       return describeEtcdMessage(r);
+    case 'etcd.maintenance':
+      return { actor: 'etcdctl', text: r.detail };
   }
 }

@@ -42,8 +42,7 @@ export type EtcdMemberEvent =
   | 'snapshot-applied'
   | 'log-compacted'
   | 'alarm-raised'
-  | 'alarm-disarmed'
-  | 'defragmented';
+  | 'alarm-disarmed';
 
 export interface EtcdMemberRecord extends RecordBase {
   readonly type: 'etcd.member';
@@ -65,4 +64,28 @@ export interface EtcdRequestRecord extends RecordBase {
   /** etcd's error as the client saw it. */
   readonly error: string;
   readonly durationMs: number;
+}
+
+/**
+ * An operator's maintenance step on the simulated etcd, as etcdctl runs it: `compaction REV`
+ * (compact at the current revision), `defrag` of one member (its bbolt file before and after),
+ * `alarm disarm`. Written by etcdserver/maintenance.ts, the one home of these steps.
+ */
+export interface EtcdMaintenanceRecord extends RecordBase {
+  readonly type: 'etcd.maintenance';
+  readonly action: 'compact' | 'defrag' | 'disarm';
+  /** defrag: the member defragmented. */
+  readonly member?: string;
+  /** compact: the revision compacted to. */
+  readonly revision?: number;
+  /** defrag: the member's dbSize before and after, and dbSizeInUse after. */
+  readonly dbSizeBeforeBytes?: number;
+  readonly dbSizeAfterBytes?: number;
+  readonly dbSizeInUseBytes?: number;
+  /** disarm: the alarms disarmed, as etcdctl prints them ("memberID:... alarm:NOSPACE "). */
+  readonly alarms?: readonly string[];
+  /** etcd's error, when the step failed. */
+  readonly error?: string;
+  /** One line for people. */
+  readonly detail: string;
 }

@@ -5,7 +5,7 @@
 import type { SchedulerRecord } from '../scheduler/record';
 import type { ApiRequestRecord } from './apiserver';
 import type { CompactionRecord } from './compaction';
-import type { EtcdMemberRecord, EtcdMessageRecord, EtcdRequestRecord } from './etcd';
+import type { EtcdMaintenanceRecord, EtcdMemberRecord, EtcdMessageRecord, EtcdRequestRecord } from './etcd';
 import type { KubeEventRecord } from './event';
 import type { KubeletRecord } from './kubelet';
 import type { ReconcileRecord } from './reconcile';
@@ -21,7 +21,8 @@ export type TraceRecord =
   | KubeEventRecord
   | EtcdMemberRecord
   | EtcdMessageRecord
-  | EtcdRequestRecord;
+  | EtcdRequestRecord
+  | EtcdMaintenanceRecord;
 
 export type TraceRecordType = TraceRecord['type'];
 

@@ -39,7 +39,16 @@ describe('kubesim apply: the simulated etcd flags', () => {
     assert.match(parseEtcdSimFlag('--etcd-fault', 'kill:leader@2s', flags())!, /stop, start, partition, heal or slow/);
     assert.match(parseEtcdSimFlag('--etcd-fault', 'stop:node-1@2s', flags())!, /leader or a member name/);
     assert.match(parseEtcdSimFlag('--etcd-fault', 'stop:leader@soon', flags())!, /virtual duration/);
+    assert.match(parseEtcdSimFlag('--quota-backend-bytes', '2GiB', flags())!, /^error: invalid value for --quota-backend-bytes: "2GiB" \(use a number of bytes/);
+    assert.match(parseEtcdSimFlag('--etcd-maintenance', 'compact', flags())!, /compact@TIME, defrag\[:MEMBER\]@TIME or disarm@TIME/);
+    assert.match(parseEtcdSimFlag('--etcd-maintenance', 'snapshot@1s', flags())!, /use compact, defrag or disarm/);
+    assert.match(parseEtcdSimFlag('--etcd-maintenance', 'compact:etcd-1@1s', flags())!, /only defrag takes a member/);
+    assert.match(parseEtcdSimFlag('--etcd-maintenance', 'defrag:node-1@1s', flags())!, /leader or a member name/);
     const ok = flags();
+    assert.equal(parseEtcdSimFlag('--quota-backend-bytes', '-1', ok), undefined);
+    assert.equal(ok.quotaBackendBytes, -1);
+    assert.equal(parseEtcdSimFlag('--etcd-maintenance', 'defrag:etcd-1@2m', ok), undefined);
+    assert.deepEqual(ok.maintenance, [{ action: 'defrag', member: 'etcd-1', atMs: 120_000, text: 'defrag:etcd-1@2m' }]);
     assert.equal(parseEtcdSimFlag('--etcd-fault', 'slow:etcd-2@1m30s', ok), undefined);
     assert.deepEqual(ok.faults, [{ action: 'slow', target: 'etcd-2', atMs: 90_000, text: 'slow:etcd-2@1m30s' }]);
   });
@@ -51,6 +60,12 @@ describe('kubesim apply: the simulated etcd flags', () => {
     const e = await run(['-f', file, '--etcd-members', '3', '--etcd-endpoints', 'http://127.0.0.1:2379']);
     assert.equal(e.code, 2);
     assert.match(e.stderr, /are for the simulated etcd/);
+    const q = await run(['-f', file, '--quota-backend-bytes', '1000000', '--etcd-endpoints', 'http://127.0.0.1:2379']);
+    assert.equal(q.code, 2);
+    assert.match(q.stderr, /--quota-backend-bytes and --etcd-maintenance are for the simulated etcd/);
+    const d = await run(['-f', file, '--etcd-members', '3', '--etcd-maintenance', 'defrag:etcd-4@1s']);
+    assert.equal(d.code, 2);
+    assert.match(d.stderr, /^error: --etcd-maintenance defrag:etcd-4@1s: etcd member "etcd-4" not found/);
   });
 
   it('stops the leader at 2 s: the timeline and the json "etcd" block show a new leader at a higher term', async () => {
@@ -59,7 +74,26 @@ describe('kubesim apply: the simulated etcd flags', () => {
     assert.equal(json.code, 0, json.stderr);
     const out = JSON.parse(json.stdout) as { etcd: { members: Record<string, unknown>[] }; records: TraceRecord[] };
     assert.equal(out.etcd.members.length, 3);
-    for (const m of out.etcd.members) assert.deepEqual(Object.keys(m), ['name', 'role', 'state', 'term', 'commitIndex', 'appliedIndex', 'revision', 'dbSizeBytes']);
+    for (const m of out.etcd.members) {
+      assert.deepEqual(Object.keys(m), [
+        'name',
+        'role',
+        'state',
+        'term',
+        'commitIndex',
+        'appliedIndex',
+        'revision',
+        'compactRevision',
+        'dbSizeBytes',
+        'dbSizeInUseBytes',
+        'quotaBackendBytes',
+        'alarms',
+        'watchers',
+        'revisionsPerSecond',
+        'commitLatencyMs',
+      ]);
+      assert.equal(m.quotaBackendBytes, 2 * 1024 * 1024 * 1024);
+    }
     const stopped = out.etcd.members.filter((m) => m.state === 'stopped');
     assert.equal(stopped.length, 1);
     const leaders = out.etcd.members.filter((m) => m.role === 'leader');
@@ -71,5 +105,37 @@ describe('kubesim apply: the simulated etcd flags', () => {
     assert.equal(timeline.code, 0, timeline.stderr);
     assert.match(timeline.stdout, new RegExp(`\\+2\\.000s +${stopped[0]!.name as string} +${stopped[0]!.name as string} stopped`));
     assert.match(timeline.stdout, new RegExp(`${leaders[0]!.name as string} +${leaders[0]!.name as string} became leader at term ${leaders[0]!.term as number}`));
+  });
+
+  it('a small --quota-backend-bytes fills up: NOSPACE, writes fail with etcd text; --etcd-maintenance compact, defrag and disarm recover', async function () {
+    this.timeout(120_000);
+    // The cluster's own churn (node leases every 10 s, node status) fills 450,000 bytes at about 90 s (seed kubesim).
+    const argv = ['-f', file, '--quota-backend-bytes', '450000', '--etcd-maintenance', 'compact@120s', '--etcd-maintenance', 'defrag@121s', '--etcd-maintenance', 'disarm@122s', '--until', '150s'];
+    const json = await run([...argv, '--output', 'json']);
+    assert.equal(json.code, 0, json.stderr);
+    type Out = { records: TraceRecord[]; etcd: { members: { dbSizeBytes: number; alarms: string[]; quotaBackendBytes: number }[]; alarms: string[]; maintenance: { action: string; member?: string; revision?: number; dbSizeBeforeBytes?: number; dbSizeAfterBytes?: number; alarms?: string[]; error?: string }[] } };
+    const out = JSON.parse(json.stdout) as Out;
+    const start = out.records[0]!.time;
+    const raised = out.records.filter((r) => r.type === 'etcd.member' && r.event === 'alarm-raised');
+    assert.ok(raised.length >= 1 && raised[0]!.time - start < 120_000, 'NOSPACE raised before the maintenance');
+    const failed = out.records.filter((r) => r.type === 'api.request' && r.code === 500);
+    assert.ok(failed.length > 0);
+    for (const r of failed) if (r.type === 'api.request') assert.equal(r.message, 'etcdserver: mvcc: database space exceeded');
+    const steps = out.etcd.maintenance;
+    assert.deepEqual(steps.map((s) => `${s.action}${s.member ? `:${s.member}` : ''}`), ['compact', 'defrag:etcd-0', 'defrag:etcd-1', 'defrag:etcd-2', 'disarm']);
+    assert.ok(steps.every((s) => s.error === undefined), JSON.stringify(steps));
+    for (const s of steps.filter((x) => x.action === 'defrag')) assert.ok(s.dbSizeAfterBytes! < s.dbSizeBeforeBytes!, JSON.stringify(s));
+    assert.equal(steps[4]!.alarms!.length, 3);
+    assert.match(steps[4]!.alarms![0]!, /^memberID:\d+ alarm:NOSPACE $/);
+    // After the recovery: no alarm, every member under its quota, writes succeed again.
+    assert.deepEqual(out.etcd.alarms, []);
+    for (const m of out.etcd.members) assert.ok(m.dbSizeBytes < m.quotaBackendBytes && m.alarms.length === 0, JSON.stringify(m));
+    const lastFailure = Math.max(...failed.map((r) => r.time));
+    assert.ok(out.records.some((r) => r.type === 'api.request' && r.verb === 'update' && r.code === 200 && r.time > lastFailure), 'a write succeeds after the recovery');
+    const timeline = await run(argv);
+    assert.match(timeline.stdout, /\+\d+\.\d{3}s +etcd-\d +etcd-\d raised alarm NOSPACE: its database \(\d+ bytes\) reached the quota of 450000 bytes/);
+    assert.match(timeline.stdout, /etcdctl +compacted etcd at revision \d+/);
+    assert.match(timeline.stdout, /etcdctl +defragmented etcd-0: its database file went from \d+ to \d+ bytes/);
+    assert.match(timeline.stdout, /etcd-0 +alarm NOSPACE of etcd-0 disarmed: writes are accepted again/);
   });
 });

@@ -10,6 +10,17 @@ import { ConvertedStorage } from './converted-storage';
 import type { CachedEvent, GroupResource, ObjectReader } from './reader';
 import { ResourceStorage } from './resource-storage';
 import type { ServedStorage } from './served';
+import type { WatchCacheStats } from './watch-cache';
+
+/** The API server's watch caches at one instant (src/protocol/etcd.ts's WatchCacheView is this shape). */
+export interface WatchCacheStatus {
+  /** The newest revision any cache has seen. */
+  readonly resourceVersion: number;
+  readonly objects: number;
+  readonly events: number;
+  readonly watchers: number;
+  readonly resources: readonly (WatchCacheStats & { readonly resource: string })[];
+}
 
 export class ClusterStorage implements ObjectReader {
   private readonly byResource = new Map<string, ServedStorage>();
@@ -53,6 +64,24 @@ export class ClusterStorage implements ObjectReader {
 
   async stop(): Promise<void> {
     for (const s of this.owners) await s.cache.stop();
+  }
+
+  /** The watch caches' figures, per resource (group/resource, the core group without one) and summed. */
+  watchCacheStatus(): WatchCacheStatus {
+    const resources = this.owners
+      .map((s) => ({ resource: s.type.group === '' ? s.type.resource : `${s.type.group}/${s.type.resource}`, ...s.cache.stats() }))
+      .sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+    let resourceVersion = 0;
+    let objects = 0;
+    let events = 0;
+    let watchers = 0;
+    for (const r of resources) {
+      resourceVersion = Math.max(resourceVersion, r.resourceVersion);
+      objects += r.objects;
+      events += r.events;
+      watchers += r.watchers;
+    }
+    return { resourceVersion, objects, events, watchers, resources };
   }
 
   /** The storages that own their keys, one per etcd key space. */

@@ -56,6 +56,19 @@ interface Watcher extends CacheWatchOptions {
   stopped: boolean;
 }
 
+/**
+ * One watch cache's figures, as kube-apiserver's metrics name them: apiserver_watch_cache_resource_version,
+ * the objects held (apiserver_storage_objects), the events in the window and its capacity
+ * (apiserver_watch_cache_capacity), the watchers it serves (apiserver_registered_watchers).
+ */
+export interface WatchCacheStats {
+  readonly resourceVersion: number;
+  readonly objects: number;
+  readonly events: number;
+  readonly capacity: number;
+  readonly watchers: number;
+}
+
 /** The window kube-apiserver's cache keeps at most (its upper bound capacity). */
 const DEFAULT_CAPACITY = 100 * 1024;
 
@@ -111,6 +124,10 @@ export class WatchCache {
   /** The latest revision this cache has seen (events or progress notifications). */
   get resourceVersion(): number {
     return this.revision;
+  }
+
+  stats(): WatchCacheStats {
+    return { resourceVersion: this.revision, objects: this.objects.size, events: this.history.length - this.historyStart, capacity: this.capacity, watchers: this.watchers.size };
   }
 
   get(key: string): KubeObject | undefined {

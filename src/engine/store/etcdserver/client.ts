@@ -45,6 +45,7 @@ import type { AlarmMember, ApplyResult, RaftRequest } from './apply';
 import type { EtcdAlarmType } from './member';
 import type { EtcdCluster } from './cluster';
 import type { EtcdMember } from './member';
+import { defragmentMember, type MaintenanceResult } from './maintenance';
 import { ClientWatch } from './watch';
 
 /** clientv3's wait between retries of a read (defaultBackoffWaitBetween). */
@@ -227,9 +228,9 @@ export class EtcdClient implements Store {
   }
 
   /** `etcdctl defrag` on one member (by name, or `leader`). */
-  defragment(member: string): void {
+  defragment(member: string): MaintenanceResult {
     this.assertOpen();
-    this.cluster.defragment(member);
+    return defragmentMember(this.cluster, member, this.trace, this.clock);
   }
 
   /** The database of the leader (or of the member that applied most), for saving the cluster. */

@@ -18,7 +18,6 @@ import { NONE, type Entry, type NodeId } from '../raft/types';
 import { DEFAULT_TIMINGS, EtcdMember, type EtcdAlarmType, type MemberContext, type RaftTimings } from './member';
 import { resolveQuota } from './quota';
 import type { AlarmMember } from './apply';
-import { StoreError } from '../types';
 import { SLOW_DISK_FSYNC_MS, type EtcdLatency } from './latency';
 import { PeerNetwork } from './transport';
 
@@ -145,6 +144,15 @@ export class EtcdCluster {
     ctx.trace = options.trace;
   }
 
+  /** Where member events and maintenance steps are recorded. */
+  get trace(): TraceBuffer | undefined {
+    return this.options.trace;
+  }
+
+  get clock(): Clock {
+    return this.options.clock;
+  }
+
   get latency(): EtcdLatency {
     return this.latencyModel;
   }
@@ -234,19 +242,6 @@ export class EtcdCluster {
     lead.record('transfer', `${lead.name} hands leadership to ${to.name}`);
     lead.transferLeadership(to.raftId);
     return to;
-  }
-
-  /**
-   * etcd's Defragment on one member (`etcdctl defrag`): its bbolt file rewritten with only what
-   * it holds, so the pages a compaction freed leave the file. Only that member's file shrinks.
-   */
-  defragment(target: string): EtcdMember {
-    const m = this.resolve(target);
-    if (!m.isRunning()) throw new StoreError('unavailable');
-    const before = m.mvcc.dbSizeBytes;
-    m.mvcc.defragment();
-    m.record('defragmented', `${m.name} defragmented its database: ${before} bytes before, ${m.mvcc.dbSizeBytes} after (${m.mvcc.dbSizeInUseBytes} in use)`);
-    return m;
   }
 
   /** Every alarm a running member knows of (etcd's alarm store is replicated through Raft). */

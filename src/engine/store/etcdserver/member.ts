@@ -472,9 +472,11 @@ export class EtcdMember implements Peer {
     } else if (e.type === 'EntryNormal') {
       const req = e.data as InternalRaftRequest;
       const before = mvcc.revision;
+      // etcd proposes NOSPACE again with every refused request: only a change is a record.
+      const wasActive = 'alarm' in req.request && (this.alarms.get(req.request.alarm.memberId)?.has(req.request.alarm.alarm) ?? false);
       const result = applyRequest(mvcc, req.request, { alarms: this.alarms, quota: this.ctx.quota });
       this.metrics.revision(this.ctx.clock.now(), mvcc.revision - before);
-      if ('alarm' in req.request) this.recordAlarm(req.request.alarm, result);
+      if ('alarm' in req.request && wasActive !== (req.request.alarm.action === 'activate')) this.recordAlarm(req.request.alarm, result);
       const waiter = this.waiters.get(req.id);
       if (!result.ok && result.error.code === 'noSpace' && !alarmActive(this.alarms, 'NOSPACE')) {
         // Over the quota at apply: raise the alarm through Raft, then answer (etcd's applyEntryNormal).

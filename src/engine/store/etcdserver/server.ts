@@ -32,6 +32,7 @@ import {
 } from '../types';
 import type { AlarmMember, ApplyResult, RaftRequest } from './apply';
 import { ETCD_SERVER_VERSION, decimalId, memberAlarms, statusErrors, type EtcdCluster } from './cluster';
+import { defragmentMember } from './maintenance';
 import type { EtcdAlarmType, EtcdMember } from './member';
 
 export { ETCD_SERVER_VERSION, alarmText, decimalId } from './cluster';
@@ -254,7 +255,7 @@ export class MemberServer {
   /** Defragment this member's bbolt file (the cluster's one defragmentation, as etcdctl defrag runs it). */
   defragment(): Promise<void> {
     return this.local(() => {
-      this.cluster.defragment(this.member.name);
+      defragmentMember(this.cluster, this.member.name, this.cluster.trace, this.clock);
     });
   }
 
