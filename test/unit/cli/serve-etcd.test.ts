@@ -54,6 +54,6 @@ describe('kubesim serve: the simulated etcd flags', function () {
     assert.match(missing.stderr, /^error: --etcd-fault stop:etcd-3@1s: etcd member "etcd-3" not found \(members: etcd-0, etcd-1, etcd-2\)\n/);
     const both = spawnSync(process.execPath, [CLI, 'serve', '--etcd-members', '5', '--etcd-endpoints', 'http://127.0.0.1:2379'], { encoding: 'utf8' });
     assert.equal(both.status, 2);
-    assert.match(both.stderr, /^error: --etcd-members, --etcd-latency and --etcd-fault are for the simulated etcd, not --etcd-endpoints\n/);
+    assert.match(both.stderr, /^error: --etcd-members, --etcd-latency, --etcd-fault, --quota-backend-bytes and --etcd-maintenance are for the simulated etcd, not --etcd-endpoints\n/);
   });
 });
