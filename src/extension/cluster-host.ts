@@ -8,6 +8,7 @@
  */
 import { createCluster, type Cluster } from '../engine/cluster';
 import { alarmText, EtcdClient, SLOW_DISK_FSYNC_MS, type LatencySetting, type MemberStatus } from '../engine/store/etcdserver';
+import { defragmentMember } from '../engine/store/etcdserver/maintenance';
 import type { KubeObject } from '../engine/api/types';
 import { formatKubectlError } from '../engine/kubectl/format';
 import { StatusError, type Status } from '../engine/api/status';
@@ -462,9 +463,8 @@ export class ClusterHost {
           return `compacted revision ${revision}`;
         }
         case 'defragment': {
-          const before = m.mvcc.dbSizeBytes;
-          etcd.defragment(m.name);
-          return `Finished defragmenting etcd member[${m.name}] (db size ${before} bytes before, ${m.mvcc.dbSizeBytes} after)`;
+          const r = defragmentMember(etcd, m.name, etcd.trace, this.cluster.clock);
+          return `Finished defragmenting etcd member[${m.name}] (db size ${r.dbSizeBeforeBytes} bytes before, ${r.dbSizeAfterBytes} after)`;
         }
         case 'disarm': {
           const store = this.cluster.store;

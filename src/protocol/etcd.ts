@@ -52,8 +52,6 @@ export interface EtcdMemberView {
   readonly watchers?: number;
   /** Mean proposal-to-apply time of this member's proposals over the last second (null: none). */
   readonly commitLatencyMs?: number | null;
-  /** Watchers on this member's MVCC store (etcd_debugging_mvcc_watcher_total). */
-  readonly watchers?: number;
   /** The tail of the log, oldest first. */
   readonly log: readonly EtcdEntryView[];
 }
