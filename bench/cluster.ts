@@ -25,6 +25,7 @@
  *   npm run bench -- cluster [--json] [--quick] [--only scheduler,deployments,large,ceiling] [--detail off|summary|full]
  *                            [--nodes N --deployments N --replicas N]   (sizes the deployments run)
  *                            [--etcd 3/model,1/instant]   (the stores the deployments run compares)
+ *                            [--counts]   (the deployments run's work units per store: bench/work-counts.ts)
  *                            [--writers 1,16,256]   (the ceiling's writer counts)
  */
 import * as os from 'node:os';
@@ -39,6 +40,7 @@ import { Clock } from '../src/engine/clock';
 import { Random } from '../src/engine/random';
 import { createSimulatedEtcd } from '../src/engine/store/etcdserver';
 import { deploymentManifest } from './manifests';
+import { installWorkCounter } from './work-counts';
 import { Reporter, gc, heapUsedBytes, nowMs, type BenchSuite } from './report';
 
 const TRACE_CAPACITY = 10_000;
@@ -52,19 +54,21 @@ function option(args: string[], name: string, fallback: string): string {
  * A ClockHost that samples the heap every few thousand clock steps and yields to the event loop
  * once per wall second (so a progress timer can report on a long virtual instant).
  */
-function heapSampler(): { host: ClockHost; peak(): number; reset(): void } {
+function heapSampler(onYield?: () => void): { host: ClockHost; peak(): number; reset(): void } {
   let peak = 0;
   let calls = 0;
   let lastYield = nowMs();
   return {
     host: {
-      yieldToHost: () =>
-        new Promise<void>((resolve) =>
+      yieldToHost: () => {
+        onYield?.();
+        return new Promise<void>((resolve) =>
           setImmediate(() => {
             lastYield = nowMs();
             resolve();
           }),
-        ),
+        );
+      },
       shouldYield: () => {
         if (++calls % 4096 !== 0) return false;
         peak = Math.max(peak, heapUsedBytes());
@@ -177,8 +181,9 @@ function parseEtcdModes(list: string): EtcdMode[] {
   });
 }
 
-async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, deployments: number, replicas: number, detail: RecordDetail, etcd?: EtcdMode): Promise<number> {
-  const sampler = heapSampler();
+async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, deployments: number, replicas: number, detail: RecordDetail, etcd?: EtcdMode, count = false): Promise<{ wall: number; cpu: number }> {
+  const counter = count ? installWorkCounter() : undefined;
+  const sampler = heapSampler(counter ? () => counter.yielded() : undefined);
   const setupStart = nowMs();
   const cluster = await createCluster({
     seed: 'bench',
@@ -189,16 +194,23 @@ async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, 
     ...(etcd ? { etcd: { members: etcd.members, latency: etcd.latency } } : {}),
   });
   const setupMs = nowMs() - setupStart;
+  const setupCounts = counter?.phase();
+  counter?.attach(cluster);
   gc();
   sampler.reset();
   const heapBefore = heapUsedBytes();
   const virtualStart = cluster.clock.now();
   const start = nowMs();
+  const cpuStart = process.cpuUsage();
   const admin = cluster.client();
-  // Progress every 30 s of wall time: the store's revision (about ten per pod) and the heap.
-  const progress = setInterval(() => {
-    void cluster.store.status().then((st) => r.note(`  ${Math.round((nowMs() - start) / 1000)}s wall: revision ${st.revision}, heap ${mb(heapUsedBytes())} MB`));
-  }, 30_000);
+  // Progress every 30 s of wall time: the store's revision (about ten per pod) and the heap. The
+  // revision is a read through etcd at a moment of wall time: a counted run leaves it out, so
+  // that its counts are the same on every run.
+  const progress = counter
+    ? undefined
+    : setInterval(() => {
+        void cluster.store.status().then((st) => r.note(`  ${Math.round((nowMs() - start) / 1000)}s wall: revision ${st.revision}, heap ${mb(heapUsedBytes())} MB`));
+      }, 30_000);
   for (let i = 0; i < deployments; i++) {
     const [result] = await applyManifestText(admin, `app-${i}.yaml`, deploymentManifest(i, replicas));
     if (result?.action === 'failed') throw new Error(result.message);
@@ -206,6 +218,7 @@ async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, 
   const applyMs = nowMs() - start;
   const { ready } = await untilReady(r, cluster, deployments * replicas, start, virtualStart, sampler);
   const wall = nowMs() - start;
+  const cpu = process.cpuUsage(cpuStart);
   clearInterval(progress);
   const virtualMs = cluster.clock.now() - virtualStart;
   // A status read is a request like any other: with the latency model it needs the clock moved.
@@ -220,6 +233,8 @@ async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, 
     setup_ms: Math.round(setupMs),
     apply_ms: Math.round(applyMs),
     wall_ms: Math.round(wall),
+    /** The process's CPU time over the same span: less sensitive than wall time to a loaded machine. */
+    cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
     virtual_s: Math.round(virtualMs / 1000),
     peak_heap_mb: mb(sampler.peak()),
     heap_growth_mb: mb(sampler.peak() - heapBefore),
@@ -227,8 +242,13 @@ async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, 
     revision,
     load_1m: loadAverage(),
   });
+  if (counter) {
+    const counts = counter.finish(cluster);
+    const prefix = (o: Record<string, number>, p: string) => Object.fromEntries(Object.entries(o).map(([k, v]) => [`${p}${k}`, v]));
+    r.record({ bench: `${bench}.counts`, ...(etcd ? { etcd: etcd.text } : {}), ...prefix(setupCounts ?? {}, 'setup '), ...counts });
+  }
   await cluster.close();
-  return wall;
+  return { wall, cpu: cpu.user + cpu.system };
 }
 
 /** The machine's 1-minute load average, printed beside wall times (the machine is shared). */
@@ -303,12 +323,15 @@ const suite: BenchSuite = async (args) => {
     const replicas = Number(option(args, '--replicas', '100'));
     const modes = parseEtcdModes(option(args, '--etcd', '3/model,1/instant'));
     const walls: number[] = [];
+    const cpus: number[] = [];
     for (const mode of modes) {
       r.note(`cluster.deployments: ${nodes} nodes, ${deployments} Deployments x ${replicas} pods, etcd ${mode.members} member(s), ${mode.latency} latency...`);
-      walls.push(await deploymentsUntilReady(r, 'cluster.deployments', nodes, deployments, replicas, detail, mode));
+      const { wall, cpu } = await deploymentsUntilReady(r, 'cluster.deployments', nodes, deployments, replicas, detail, mode, args.includes('--counts'));
+      walls.push(wall);
+      cpus.push(cpu);
       gc();
     }
-    if (modes.length === 2) r.record({ bench: 'cluster.deployments.wall-ratio', etcd: `${modes[0]!.text} : ${modes[1]!.text}`, ratio: Math.round((walls[0]! / walls[1]!) * 1000) / 1000, target: 1.1 });
+    if (modes.length === 2) r.record({ bench: 'cluster.deployments.wall-ratio', etcd: `${modes[0]!.text} : ${modes[1]!.text}`, ratio: Math.round((walls[0]! / walls[1]!) * 1000) / 1000, cpu_ratio: Math.round((cpus[0]! / cpus[1]!) * 1000) / 1000, target: 1.1 });
   }
   if (only.has('large')) {
     const [nodes, deployments] = quick ? [500, 150] : [5000, 1500];
