@@ -22,8 +22,8 @@ export function resolveQuota(bytes: number | undefined): number {
 }
 
 function utf8(s: string): number {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s, 'utf8');
-  return s.length;
+  // Native (simdutf), an order of magnitude faster than a charCodeAt loop over a JSON value.
+  return Buffer.byteLength(s, 'utf8');
 }
 
 function costPut(r: PutRequest): number {

@@ -66,8 +66,8 @@ function varintLen(n: number): number {
 
 function bytesOf(s: string): number {
   // Kubernetes keys are ASCII; values are JSON, mostly ASCII: count UTF-8 only when needed.
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s, 'utf8');
-  return s.length;
+  // Native (simdutf), an order of magnitude faster than a charCodeAt loop over a JSON value.
+  return Buffer.byteLength(s, 'utf8');
 }
 
 /** One record's element in the key bucket: header, revision key and the marshalled mvccpb.KeyValue. */
