@@ -35,6 +35,16 @@ function podNodeName(pod: KubeObject): string {
   return isObject(spec) && typeof spec.nodeName === 'string' ? spec.nodeName : '';
 }
 
+/** A write of this storage the watch cache has not taken yet. */
+interface Written {
+  /** The object as stored (canonical, without a resourceVersion) and its bytes. */
+  readonly stored: KubeObject;
+  readonly value: string;
+  /** Once known: the revision it was written at, and the object as read back at it. */
+  revision: number | undefined;
+  object: KubeObject | undefined;
+}
+
 export class ResourceStorage {
   readonly cache: WatchCache;
   /** The field whose exact value in a watch's field selector picks the watch's events by index. */
@@ -44,12 +54,13 @@ export class ResourceStorage {
   private readonly storagePrefix: string;
 
   /**
-   * What this storage wrote and the watch cache has not seen yet, by key, oldest first: the
-   * objects as reading them back would give them (see asStored), shared with reads and with the
-   * cache's events instead of decoding the stored bytes again. The cache takes each in turn.
+   * What this storage is writing or wrote and the watch cache has not seen yet, by key, oldest
+   * first: each object as reading it back would give it (see asStored), shared with reads and
+   * with the cache's events instead of decoding the stored bytes again. A write is registered
+   * before its txn is sent: with the latency model the watch event can reach the cache before
+   * the txn's answer reaches the API server, and the cache then recognises it by its value.
    */
-  private readonly written = new Map<string, KubeObject[]>();
-
+  private readonly written = new Map<string, Written[]>();
   constructor(
     readonly store: Store,
     readonly type: ResourceInfo,
@@ -58,7 +69,7 @@ export class ResourceStorage {
     this.storagePrefix = type.storagePrefix ?? type.resource;
     this.keyPrefix = storageListPrefix(this.storagePrefix);
     this.triggerField = type.group === '' && type.resource === 'pods' ? POD_TRIGGER_FIELD : undefined;
-    this.cache = new WatchCache(store, this.keyPrefix, cacheCapacity, (key, revision) => this.takeWritten(key, revision), this.triggerField ? podNodeName : undefined);
+    this.cache = new WatchCache(store, this.keyPrefix, cacheCapacity, (key, revision, value) => this.takeWritten(key, revision, value), this.triggerField ? podNodeName : undefined);
   }
 
   key(namespace: string, name: string): string {
@@ -75,35 +86,52 @@ export class ResourceStorage {
   }
 
   private writtenAt(key: string, revision: number): KubeObject | undefined {
-    const rv = String(revision);
-    return this.written.get(key)?.find((obj) => obj.metadata.resourceVersion === rv);
+    const w = this.written.get(key)?.find((e) => e.revision === revision);
+    return w?.object;
   }
 
   /** The cache's event for this revision: it takes the object, and whatever was written before it is past. */
-  private takeWritten(key: string, revision: number): KubeObject | undefined {
-    const objects = this.written.get(key);
-    if (!objects) return undefined;
-    const rv = String(revision);
-    const at = objects.findIndex((obj) => obj.metadata.resourceVersion === rv);
+  private takeWritten(key: string, revision: number, value: string): KubeObject | undefined {
+    const entries = this.written.get(key);
+    if (!entries) return undefined;
+    const at = entries.findIndex((e) => e.revision === revision || (e.revision === undefined && e.value === value));
     if (at < 0) {
       // Not a write of this storage (a delete, another writer): what was written before it is past.
-      const later = objects.filter((obj) => Number(obj.metadata.resourceVersion) > revision);
+      const later = entries.filter((e) => e.revision === undefined || e.revision > revision);
       if (later.length === 0) this.written.delete(key);
       else this.written.set(key, later);
       return undefined;
     }
-    const obj = objects[at];
-    if (at === objects.length - 1) this.written.delete(key);
-    else objects.splice(0, at + 1);
-    return obj;
+    const w = entries[at]!;
+    w.revision = revision;
+    w.object ??= asStored(w.stored, revision);
+    if (at === entries.length - 1) this.written.delete(key);
+    else entries.splice(0, at + 1);
+    return w.object;
   }
 
-  private wrote(key: string, stored: KubeObject, revision: number): WriteResult {
-    const object = asStored(stored, revision);
-    const objects = this.written.get(key);
-    if (objects) objects.push(object);
-    else this.written.set(key, [object]);
-    return { object, revision };
+  /** A write about to be sent: the cache may see it before its answer comes. */
+  private writing(key: string, stored: KubeObject, value: string): Written {
+    const w: Written = { stored, value, revision: undefined, object: undefined };
+    const entries = this.written.get(key);
+    if (entries) entries.push(w);
+    else this.written.set(key, [w]);
+    return w;
+  }
+
+  /** A registered write failed or lost its race: the cache will not see it. */
+  private abandoned(key: string, w: Written): void {
+    const entries = this.written.get(key);
+    const at = entries ? entries.indexOf(w) : -1;
+    if (at < 0) return;
+    entries!.splice(at, 1);
+    if (entries!.length === 0) this.written.delete(key);
+  }
+
+  private wrote(w: Written, revision: number): WriteResult {
+    w.revision = revision;
+    w.object ??= asStored(w.stored, revision);
+    return { object: w.object, revision };
   }
 
   async get(key: string, revision?: number): Promise<StoredObject | undefined> {
@@ -123,15 +151,21 @@ export class ResourceStorage {
       return { object: obj };
     }
     const value = JSON.stringify(stored);
-    const res = await this.write(() =>
-      this.store.txn({
-        compare: [{ key, target: 'create', result: '=', value: 0 }],
-        success: [{ put: { key, value } }],
-        failure: [],
-      }),
+    const w = this.writing(key, stored, value);
+    const res = await this.write(
+      () =>
+        this.store.txn({
+          compare: [{ key, target: 'create', result: '=', value: 0 }],
+          success: [{ put: { key, value } }],
+          failure: [],
+        }),
+      () => this.abandoned(key, w),
     );
-    if (!res.succeeded) throw alreadyExistsError(groupResource(this.type), name);
-    return this.wrote(key, stored, res.header.revision);
+    if (!res.succeeded) {
+      this.abandoned(key, w);
+      throw alreadyExistsError(groupResource(this.type), name);
+    }
+    return this.wrote(w, res.header.revision);
   }
 
   /**
@@ -146,15 +180,21 @@ export class ResourceStorage {
       checkSize(key, value);
       return { object: { ...obj, metadata: { ...obj.metadata, resourceVersion: String(expected.modRevision) } } };
     }
-    const res = await this.write(() =>
-      this.store.txn({
-        compare: [{ key, target: 'mod', result: '=', value: expected.modRevision }],
-        success: [{ put: { key, value } }],
-        failure: [],
-      }),
+    const w = this.writing(key, stored, value);
+    const res = await this.write(
+      () =>
+        this.store.txn({
+          compare: [{ key, target: 'mod', result: '=', value: expected.modRevision }],
+          success: [{ put: { key, value } }],
+          failure: [],
+        }),
+      () => this.abandoned(key, w),
     );
-    if (!res.succeeded) return undefined;
-    return this.wrote(key, stored, res.header.revision);
+    if (!res.succeeded) {
+      this.abandoned(key, w);
+      return undefined;
+    }
+    return this.wrote(w, res.header.revision);
   }
 
   /** Deletes the key if it is still at `expected`; undefined when it changed meanwhile. */
@@ -181,10 +221,11 @@ export class ResourceStorage {
   }
 
   // etcd's errors reach the client as kube-apiserver passes them on: code 500, no reason.
-  private async write<T>(op: () => Promise<T>): Promise<T> {
+  private async write<T>(op: () => Promise<T>, failed?: () => void): Promise<T> {
     try {
       return await op();
     } catch (err) {
+      failed?.();
       if (err instanceof StoreError) throw storeStatusError(err.message);
       throw err;
     }

@@ -95,7 +95,7 @@ export class WatchCache {
     readonly prefix: string,
     private readonly capacity = DEFAULT_CAPACITY,
     /** The object a write through the API server left for this key and revision, if it has it (else the bytes are decoded). */
-    private readonly written: (key: string, revision: number) => KubeObject | undefined = () => undefined,
+    private readonly written: (key: string, revision: number, value: string) => KubeObject | undefined = () => undefined,
     /** The trigger field's value of an object (spec.nodeName for pods), for watchers that give one. */
     private readonly triggerOf?: (obj: KubeObject) => string,
   ) {}
@@ -232,7 +232,7 @@ export class WatchCache {
     this.listed.clear();
     let event: CacheEvent;
     if (type === 'PUT') {
-      const obj = this.written(kv.key, kv.modRevision) ?? decodeFromStorage(kv);
+      const obj = this.written(kv.key, kv.modRevision, kv.value) ?? decodeFromStorage(kv);
       this.objects.set(kv.key, obj);
       event = prev
         ? { type: 'MODIFIED', key: kv.key, object: obj, prevObject: prev, revision: kv.modRevision }
