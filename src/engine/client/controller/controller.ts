@@ -53,7 +53,7 @@ export interface ControllerOptions {
   /** The --concurrent-*-syncs value (CONCURRENT_SYNCS). */
   workers: number;
   /** The informers whose caches must be filled before the first sync. */
-  informers: readonly SharedIndexInformer<KubeObject>[];
+  informers: readonly Pick<SharedIndexInformer, 'whenSynced'>[];
   /** Default: DefaultControllerRateLimiter. */
   rateLimiter?: RateLimiter<string>;
   /** Failed syncs of a key retried at most this many times, then dropped (deployment: 15); default: always retried. */

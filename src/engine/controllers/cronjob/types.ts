@@ -1,23 +1,11 @@
-/** The batch/v1 CronJob as the CronJob controller reads and writes it. */
-import type { KubeObject } from '../../api/types';
-import type { ObjectReference } from '../../client/events';
+/**
+ * The batch/v1 CronJob as the CronJob controller reads and writes it: the generated type, with
+ * the spec every stored CronJob has (validation requires schedule and jobTemplate).
+ */
+import type { CronJob as ApiCronJob, CronJobSpec } from '../../api/generated/batch-v1';
 
-export interface CronJob extends KubeObject {
-  spec: {
-    schedule: string;
-    timeZone?: string;
-    startingDeadlineSeconds?: number;
-    concurrencyPolicy?: string;
-    suspend?: boolean;
-    jobTemplate?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
-    successfulJobsHistoryLimit?: number;
-    failedJobsHistoryLimit?: number;
-  };
-  status?: {
-    active?: ObjectReference[];
-    lastScheduleTime?: string;
-    lastSuccessfulTime?: string;
-  };
-}
+export type { CronJobStatus } from '../../api/generated/batch-v1';
+
+export type CronJob = ApiCronJob & { spec: CronJobSpec };
 
 export const SCHEDULED_TIMESTAMP_ANNOTATION = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
