@@ -3,12 +3,14 @@
  * (predicates.ts), pinned there by node affinity and placed by the scheduler; extra, misplaced
  * and failed pods are deleted; templates are rolled out node by node (rolling.ts) under
  * ControllerRevisions (history.ts); status counts scheduled, misscheduled, ready, updated and
- * available pods.
+ * available pods. The per-node decisions and the status are planned in plan.ts; this loop
+ * performs them.
  *
  * Runs as system:serviceaccount:kube-system:daemon-set-controller; events come from
  * "daemonset-controller".
  */
 import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
+import type { PodSpec } from '../../api/generated/core-v1';
 import type { KubeObject } from '../../api/types';
 import type { Clock } from '../../clock';
 import { CONCURRENT_SYNCS, requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
@@ -21,29 +23,15 @@ import { controllerOf } from '../util/controller-ref-manager';
 import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
 import { cachedController } from '../util/owner-lookup';
 import { ControllerExpectations } from '../util/expectations';
-import { isPodAvailable, isPodReady } from '../util/pod-status';
 import type { Pod } from '../util/types/workload';
 import { slowStartBatch } from '../util/slow-start';
 import { newRevision, revisionData, revisionHash } from './history';
 import { daemonPod, daemonPodSpec } from './pod-template';
-import { nodeShouldRunDaemonPod } from './predicates';
-import { maxUnavailable, oldPodsToDelete } from './rolling';
+import { calculateStatus, planNodes, podsByNode, type FailedPodBackoff } from './plan';
 import { sameData, type ControllerRevision } from '../util/history';
-import { CONTROLLER_REVISION_HASH_LABEL, type DaemonSet, type DaemonSetStatus } from './types';
-import { own } from '../../api/own';
+import { CONTROLLER_REVISION_HASH_LABEL, type DaemonSet } from './types';
 
 export const DAEMONSET_CONTROLLER_ACCOUNT = 'daemon-set-controller';
-
-/** The failed-pod backoff per node: 1 s doubling to 15 min. */
-const FAILED_POD_BACKOFF_MS = [1000, 15 * 60_000] as const;
-
-/** The node a daemon pod is on, or is pinned to by its affinity before it is scheduled (GetTargetNodeName). */
-function targetNode(pod: Pod): string | undefined {
-  if (pod.spec?.nodeName) return pod.spec.nodeName;
-  const terms = (pod.spec as { affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: { matchFields?: { key: string; values?: string[] }[] }[] } } } } | undefined)?.affinity
-    ?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  return terms?.[0]?.matchFields?.find((f) => f.key === 'metadata.name')?.values?.[0];
-}
 
 export class DaemonSetController {
   readonly loop: Controller;
@@ -55,7 +43,7 @@ export class DaemonSetController {
   private readonly recorder: EventRecorder;
   private readonly expectations: ControllerExpectations;
   /** Failed-pod backoff per "<daemonset key>/<node>": when the last failed pod was deleted, and the wait before the next. */
-  private readonly failedBackoff = new Map<string, { since: number; delay: number }>();
+  private readonly failedBackoff = new Map<string, FailedPodBackoff>();
 
   constructor(deps: ControllerDeps) {
     this.clock = deps.clock;
@@ -68,7 +56,7 @@ export class DaemonSetController {
     this.loop = controlLoop(deps, {
       name: 'daemonset',
       workers: CONCURRENT_SYNCS.daemonset ?? 2,
-      informers: [this.daemonSets, this.pods, this.nodes, this.revisions] as unknown as SharedIndexInformer[],
+      informers: [this.daemonSets, this.pods, this.nodes, this.revisions],
       sync: (key, ctx) => this.sync(key, ctx),
     });
     this.daemonSets.addEventHandler({
@@ -130,54 +118,16 @@ export class DaemonSetController {
     const nodes = this.nodes.indexer.list();
     const podSpec = daemonPodSpec(ds);
     const owned = this.pods.indexer.listNamespace(namespace).filter((p) => controllerOf(p)?.uid === ds.metadata.uid);
-    const byNode = new Map<string, Pod[]>();
-    for (const pod of owned) {
-      const node = targetNode(pod);
-      if (node) byNode.set(node, [...(byNode.get(node) ?? []), pod]);
-    }
+    const byNode = podsByNode(owned);
     let result: SyncResult = undefined;
     if (this.expectations.satisfied(key)) {
-      const create: string[] = [];
-      const remove: Pod[] = [];
-      const shouldRunPods = new Map<string, Pod[]>();
-      for (const node of nodes) {
-        const nodeName = node.metadata.name ?? '';
-        // A pod still terminating on the node holds its place; one that finished and is going does not.
-        const present = (byNode.get(nodeName) ?? []).filter((p) => !(p.metadata.deletionTimestamp && (p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed')));
-        const pods = present.filter((p) => !p.metadata.deletionTimestamp);
-        const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(podSpec, node);
-        if (shouldRun) shouldRunPods.set(nodeName, byNode.get(nodeName) ?? []);
-        if (shouldRun && present.length === 0) {
-          create.push(nodeName);
-        } else if (shouldContinueRunning) {
-          const failed = pods.filter((p) => p.status?.phase === 'Failed');
-          const running = pods.filter((p) => p.status?.phase !== 'Failed' && p.status?.phase !== 'Succeeded');
-          remove.push(...pods.filter((p) => p.status?.phase === 'Succeeded'));
-          const backoffKey = `${key}/${nodeName}`;
-          const now = this.clock.now();
-          const backoff = this.failedBackoff.get(backoffKey);
-          if (failed.length > 0 && backoff && now - backoff.since < backoff.delay) {
-            result = requeueAfter(backoff.since + backoff.delay - now);
-          } else if (failed.length > 0) {
-            this.failedBackoff.set(backoffKey, { since: now, delay: backoff ? Math.min(backoff.delay * 2, FAILED_POD_BACKOFF_MS[1]) : FAILED_POD_BACKOFF_MS[0] });
-            for (const p of failed) {
-              this.recorder.event(ds, 'Warning', 'FailedDaemonPod', `Found failed daemon pod ${p.metadata.namespace ?? ''}/${p.metadata.name ?? ''} on node ${nodeName}, will try to kill it`, ctx.cause);
-              remove.push(p);
-            }
-          }
-          const oldest = [...running].sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
-          remove.push(...oldest.slice(1));
-        } else {
-          remove.push(...pods);
-        }
-      }
-      const known = new Set(nodes.map((n) => n.metadata.name ?? ''));
-      for (const [node, pods] of byNode) if (!known.has(node)) remove.push(...pods.filter((p) => !p.metadata.deletionTimestamp));
-      if ((ds.spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate' && create.length === 0 && remove.length === 0) {
-        remove.push(...oldPodsToDelete(ds, shouldRunPods, hash, maxUnavailable(ds, shouldRunPods.size), this.clock.now()));
-      }
-      ctx.observe(`${nodes.length} nodes, ${owned.length} pods: ${create.length} to create, ${remove.length} to delete`);
-      await this.syncNodes(ctx, ds, create, remove, hash);
+      const now = this.clock.now();
+      const plan = planNodes({ ds, nodes, byNode, podSpec, hash, now, backoff: (node) => this.failedBackoff.get(`${key}/${node}`) });
+      for (const [node, backoff] of plan.backoff) this.failedBackoff.set(`${key}/${node}`, backoff);
+      for (const e of plan.events) this.recorder.event(ds, e.eventType, e.reason, e.message, ctx.cause);
+      if (plan.requeueAfterMs !== undefined) result = requeueAfter(plan.requeueAfterMs);
+      ctx.observe(`${nodes.length} nodes, ${owned.length} pods: ${plan.create.length} to create, ${plan.remove.length} to delete`);
+      await this.syncNodes(ctx, ds, plan.create, plan.remove, hash);
     }
     await this.cleanupHistory(ctx, ds, owned, hash);
     const requeue = await this.updateStatus(ctx, ds, nodes, podSpec, byNode, hash);
@@ -259,45 +209,9 @@ export class DaemonSetController {
   }
 
   /** Writes the status when it changed; the delay until a ready pod becomes available, if any. */
-  private async updateStatus(ctx: ReconcileContext, ds: DaemonSet, nodes: readonly Node[], podSpec: object, byNode: Map<string, Pod[]>, hash: string): Promise<number | undefined> {
-    const now = this.clock.now();
-    const minReady = ds.spec.minReadySeconds ?? 0;
-    let desired = 0;
-    let scheduled = 0;
-    let misscheduled = 0;
-    let ready = 0;
-    let updated = 0;
-    let available = 0;
-    let requeue: number | undefined;
-    for (const node of nodes) {
-      const pods = (byNode.get(node.metadata.name ?? '') ?? []).filter((p) => !p.metadata.deletionTimestamp);
-      const { shouldRun } = nodeShouldRunDaemonPod(podSpec as never, node);
-      if (!shouldRun) {
-        if (pods.length > 0) misscheduled++;
-        continue;
-      }
-      desired++;
-      if (pods.length === 0) continue;
-      scheduled++;
-      const pod = [...pods].sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''))[0]!;
-      if (isPodReady(pod)) {
-        ready++;
-        if (isPodAvailable(pod, minReady, now)) available++;
-        else if (minReady > 0) requeue = minReady * 1000;
-      }
-      if (pod.metadata.labels?.[CONTROLLER_REVISION_HASH_LABEL] === hash) updated++;
-    }
-    const status: DaemonSetStatus = { currentNumberScheduled: scheduled, numberMisscheduled: misscheduled, desiredNumberScheduled: desired, numberReady: ready, observedGeneration: ds.metadata.generation ?? 0 };
-    if (updated > 0) status.updatedNumberScheduled = updated;
-    if (available > 0) status.numberAvailable = available;
-    if (desired - available > 0) status.numberUnavailable = desired - available;
-    if (ds.status?.collisionCount !== undefined) status.collisionCount = ds.status.collisionCount;
-    const before = (ds.status ?? {}) as Record<string, unknown>;
-    const after = status as unknown as Record<string, unknown>;
-    const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-    if ([...keys].some((k) => own(before, k) !== own(after, k))) {
-      await ctx.client.resource<DaemonSet>(DAEMONSETS, ds.metadata.namespace).updateStatus({ ...ds, status });
-    }
-    return requeue;
+  private async updateStatus(ctx: ReconcileContext, ds: DaemonSet, nodes: readonly Node[], podSpec: PodSpec, byNode: ReadonlyMap<string, readonly Pod[]>, hash: string): Promise<number | undefined> {
+    const { status, changed, requeueAfterMs } = calculateStatus({ ds, nodes, byNode, podSpec, hash, now: this.clock.now() });
+    if (changed) await ctx.client.resource<DaemonSet>(DAEMONSETS, ds.metadata.namespace).updateStatus({ ...ds, status });
+    return requeueAfterMs;
   }
 }

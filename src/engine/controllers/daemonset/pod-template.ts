@@ -4,7 +4,8 @@
  * nodes and ignores pressure and cordoning), and a required node affinity pinning it to the node
  * by metadata.name, which the scheduler honours.
  */
-import type { JsonObject, OwnerReference } from '../../api/types';
+import type { PodSpec } from '../../api/generated/core-v1';
+import type { OwnerReference } from '../../api/types';
 import { deepCopy } from '../../client/clone';
 import type { Toleration } from '../../component-helpers/scheduling/types';
 import type { Pod } from '../util/types/workload';
@@ -21,25 +22,24 @@ const DAEMON_TOLERATIONS: readonly Toleration[] = [
 const NETWORK_UNAVAILABLE: Toleration = { key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' };
 
 /** AddOrUpdateDaemonPodTolerations: each toleration replaces one with the same key and effect. */
-export function withDaemonTolerations(spec: JsonObject): void {
-  const tolerations = (Array.isArray(spec.tolerations) ? spec.tolerations : []) as unknown as Toleration[];
+export function withDaemonTolerations(spec: PodSpec): void {
   const add = spec.hostNetwork === true ? [...DAEMON_TOLERATIONS, NETWORK_UNAVAILABLE] : DAEMON_TOLERATIONS;
-  let out = [...tolerations];
+  let out = [...(Array.isArray(spec.tolerations) ? spec.tolerations : [])];
   for (const t of add) {
     const i = out.findIndex((x) => x.key === t.key && x.effect === t.effect);
     if (i >= 0) out[i] = { ...t };
     else out = [...out, { ...t }];
   }
-  spec.tolerations = out as unknown as JsonObject[];
+  spec.tolerations = out;
 }
 
 /** ReplaceDaemonSetPodNodeNameNodeAffinity: every required term pins metadata.name to the node. */
-function pinToNode(spec: JsonObject, nodeName: string): void {
+function pinToNode(spec: PodSpec, nodeName: string): void {
   const field = { key: 'metadata.name', operator: 'In', values: [nodeName] };
-  const affinity = (spec.affinity ?? {}) as JsonObject;
-  const nodeAffinity = (affinity.nodeAffinity ?? {}) as JsonObject;
-  const required = nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution as JsonObject | undefined;
-  const terms = Array.isArray(required?.nodeSelectorTerms) ? (required.nodeSelectorTerms as JsonObject[]) : [];
+  const affinity = spec.affinity ?? {};
+  const nodeAffinity = affinity.nodeAffinity ?? {};
+  const required = nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution;
+  const terms = Array.isArray(required?.nodeSelectorTerms) ? required.nodeSelectorTerms : [];
   const pinned = terms.length === 0 ? [{ matchFields: [field] }] : terms.map((t) => ({ ...t, matchFields: [field] }));
   spec.affinity = { ...affinity, nodeAffinity: { ...nodeAffinity, requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: pinned } } };
 }
@@ -49,19 +49,20 @@ export function daemonSetControllerRef(ds: DaemonSet): OwnerReference {
 }
 
 /** The spec every daemon pod shares, before it is pinned to a node (also what scheduling predicates see). */
-export function daemonPodSpec(ds: DaemonSet): JsonObject {
-  const spec = deepCopy((ds.spec.template?.spec ?? {}) as JsonObject);
+export function daemonPodSpec(ds: DaemonSet): PodSpec {
+  // Validation requires a template with containers: a stored DaemonSet has a pod spec.
+  const spec = deepCopy(ds.spec.template.spec ?? ({} as PodSpec));
   withDaemonTolerations(spec);
   return spec;
 }
 
 export function daemonPod(ds: DaemonSet, nodeName: string, hash: string): Pod {
-  const meta = ds.spec.template?.metadata ?? {};
+  const meta = ds.spec.template.metadata ?? {};
   const labels: Record<string, string> = { ...(meta.labels ?? {}), [CONTROLLER_REVISION_HASH_LABEL]: hash, [POD_TEMPLATE_GENERATION_LABEL]: String(ds.metadata.generation ?? 1) };
   const metadata: Pod['metadata'] = { generateName: `${ds.metadata.name ?? ''}-`, namespace: ds.metadata.namespace, labels };
   if (meta.annotations) metadata.annotations = { ...meta.annotations };
   metadata.ownerReferences = [daemonSetControllerRef(ds)];
   const spec = daemonPodSpec(ds);
   pinToNode(spec, nodeName);
-  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: spec as Pod['spec'] };
+  return { apiVersion: 'v1', kind: 'Pod', metadata, spec };
 }

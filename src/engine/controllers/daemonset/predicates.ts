@@ -3,8 +3,8 @@
  * required affinity match it and every NoSchedule and NoExecute taint is tolerated; a pod
  * already there may keep running on a node whose only untolerated taints are NoSchedule.
  */
-import type { JsonObject } from '../../api/types';
-import type { NodeAffinityPod, Taint, Toleration } from '../../component-helpers/scheduling/types';
+import type { PodSpec } from '../../api/generated/core-v1';
+import type { Taint } from '../../component-helpers/scheduling/types';
 import type { Node } from '../util/types/node';
 import { RequiredNodeAffinity } from '../../component-helpers/scheduling/node-affinity';
 import { toleratesTaint } from '../../component-helpers/scheduling/taints';
@@ -14,11 +14,10 @@ export interface NodeVerdict {
   shouldContinueRunning: boolean;
 }
 
-export function nodeShouldRunDaemonPod(podSpec: JsonObject, node: Node): NodeVerdict {
+export function nodeShouldRunDaemonPod(podSpec: PodSpec, node: Node): NodeVerdict {
   const name = node.metadata.name ?? '';
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: '', namespace: '', uid: '' }, spec: podSpec } as unknown as NodeAffinityPod;
-  if (!new RequiredNodeAffinity(pod).matches(name, node.metadata.labels ?? {})) return { shouldRun: false, shouldContinueRunning: false };
-  const tolerations = (Array.isArray(podSpec.tolerations) ? podSpec.tolerations : []) as unknown as Toleration[];
+  if (!new RequiredNodeAffinity({ spec: podSpec }).matches(name, node.metadata.labels ?? {})) return { shouldRun: false, shouldContinueRunning: false };
+  const tolerations = Array.isArray(podSpec.tolerations) ? podSpec.tolerations : [];
   const untolerated = (effects: readonly string[]): boolean =>
     (node.spec?.taints ?? []).some((t: Taint) => effects.includes(t.effect) && !tolerations.some((tol) => toleratesTaint(tol, t)));
   if (!untolerated(['NoSchedule', 'NoExecute'])) return { shouldRun: true, shouldContinueRunning: true };

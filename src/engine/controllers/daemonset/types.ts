@@ -1,30 +1,12 @@
-/** The apps/v1 DaemonSet as the DaemonSet controller reads and writes them. */
-import type { LabelSelector } from '../../api/labels';
-import type { KubeObject } from '../../api/types';
-import type { PodTemplateSpec } from '../util/types/workload';
+/**
+ * The apps/v1 DaemonSet as the DaemonSet controller reads and writes it: the generated type, with
+ * the spec every stored DaemonSet has (validation requires selector and template).
+ */
+import type { DaemonSet as ApiDaemonSet, DaemonSetSpec } from '../../api/generated/apps-v1';
 
-export interface DaemonSetStatus {
-  currentNumberScheduled: number;
-  numberMisscheduled: number;
-  desiredNumberScheduled: number;
-  numberReady: number;
-  observedGeneration?: number;
-  updatedNumberScheduled?: number;
-  numberAvailable?: number;
-  numberUnavailable?: number;
-  collisionCount?: number;
-}
+export type { DaemonSetStatus } from '../../api/generated/apps-v1';
 
-export interface DaemonSet extends KubeObject {
-  spec: {
-    selector?: LabelSelector | null;
-    template?: PodTemplateSpec;
-    updateStrategy?: { type?: string; rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string } };
-    minReadySeconds?: number;
-    revisionHistoryLimit?: number;
-  };
-  status?: DaemonSetStatus;
-}
+export type DaemonSet = ApiDaemonSet & { spec: DaemonSetSpec };
 
 export const CONTROLLER_REVISION_HASH_LABEL = 'controller-revision-hash';
 /** The deprecated label DaemonSet pods still carry. */
