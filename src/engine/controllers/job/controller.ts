@@ -8,7 +8,8 @@
  * FailureTarget then Failed when a failed pod matches a FailJob rule of the pod failure policy
  * (PodFailurePolicy; Ignore rules keep failures from counting), more pods failed than
  * backoffLimit allows ("Job has reached the specified backoff limit") or activeDeadlineSeconds
- * ran out. A suspended Job has its pods deleted.
+ * ran out. A suspended Job has its pods deleted. What finishes the Job and which pods to create
+ * or delete are decided by the planners in plan.ts; this loop performs them and tracks the status.
  *
  * Runs as system:serviceaccount:kube-system:job-controller; events come from "job-controller".
  */
@@ -24,31 +25,16 @@ import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
 import { cachedController } from '../util/owner-lookup';
 import { ControllerExpectations } from '../util/expectations';
 import { slowStartBatch } from '../util/slow-start';
-import { nextBackoffRecord, remainingBackoffMs, type BackoffRecord } from './backoff';
-import {
-  ensureCondition,
-  findCondition,
-  isJobFinished,
-  MESSAGE_BACKOFF_LIMIT_EXCEEDED,
-  MESSAGE_COMPLETIONS_REACHED,
-  MESSAGE_DEADLINE_EXCEEDED,
-  newCondition,
-  REASON_BACKOFF_LIMIT_EXCEEDED,
-  REASON_COMPLETIONS_REACHED,
-  REASON_DEADLINE_EXCEEDED,
-} from './conditions';
-import { hasTrackingFinalizer, isActive, isPodFailed, isReady, isTerminating, pastBackoffLimitOnFailure, podFromTemplate, removeTrackingFinalizerPatch } from './pods';
+import { nextBackoffRecord, type BackoffRecord } from './backoff';
+import { ensureCondition, findCondition, isJobFinished, MESSAGE_COMPLETIONS_REACHED, newCondition, REASON_COMPLETIONS_REACHED } from './conditions';
+import { hasTrackingFinalizer, isActive, isPodFailed, isReady, isTerminating, podFromTemplate, removeTrackingFinalizerPatch } from './pods';
 import type { Job, JobCondition, JobStatus, Pod } from '../util/types/job';
-import { failJobMessage, matchPodFailurePolicy, matchSuccessPolicy, REASON_POD_FAILURE_POLICY, REASON_SUCCESS_POLICY } from './policies';
-import { failedIndexesOf, hasBackoffLimitPerIndex, MESSAGE_FAILED_INDEXES, MESSAGE_MAX_FAILED_INDEXES_EXCEEDED, podBeingReplaced, REASON_FAILED_INDEXES, REASON_MAX_FAILED_INDEXES_EXCEEDED, withIndexFailureCounts } from './per-index';
-import { completionIndex, duplicatedIndexPods, firstPendingIndexes, formatIntervals, has, isIndexedJob, parseIntervals, total, withCompletionIndex, withIndexes, type Interval } from './indexed';
+import { matchPodFailurePolicy } from './policies';
+import { planFinish, planManage, SYNC_JOB_BATCH_PERIOD_MS } from './plan';
+import { failedIndexesOf, hasBackoffLimitPerIndex, podBeingReplaced, withIndexFailureCounts } from './per-index';
+import { completionIndex, formatIntervals, has, isIndexedJob, parseIntervals, total, withCompletionIndex, withIndexes, type Interval } from './indexed';
 
 export const JOB_CONTROLLER_ACCOUNT = 'job-controller';
-
-/** syncJobBatchPeriod: pod changes are looked at together, a second later. */
-const SYNC_JOB_BATCH_PERIOD_MS = 1000;
-/** MaxPodCreateDeletePerSync. */
-const MAX_POD_CREATE_DELETE_PER_SYNC = 500;
 
 const jobKey = (job: Job): string => metaNamespaceKey(job);
 
@@ -176,43 +162,11 @@ export class JobController {
     this.backoff.set(key, backoff);
     let result: SyncResult = undefined;
 
-    let finished: JobCondition | undefined = findCondition(job, 'SuccessCriteriaMet');
-    if (!finished) {
-      const target = findCondition(job, 'FailureTarget');
-      if (target?.status === 'True') finished = newCondition('Failed', target.reason ?? '', target.message ?? '', nowTime);
-      else {
-        // A failed pod matching a FailJob rule: the interim FailureTarget records why first.
-        const message = failJobMessage(job, pods);
-        if (message) finished = newCondition('FailureTarget', REASON_POD_FAILURE_POLICY, message, nowTime);
-      }
-    }
-    if (!finished) {
-      const deadline = job.spec.activeDeadlineSeconds;
-      const elapsed = status.startTime ? now - Date.parse(status.startTime) : 0;
-      if (failed > (job.spec.backoffLimit ?? 6) || pastBackoffLimitOnFailure(job, pods)) {
-        finished = newCondition('FailureTarget', REASON_BACKOFF_LIMIT_EXCEEDED, MESSAGE_BACKOFF_LIMIT_EXCEEDED, nowTime);
-      } else if (deadline !== undefined && status.startTime && !suspended && elapsed >= deadline * 1000) {
-        finished = newCondition('FailureTarget', REASON_DEADLINE_EXCEEDED, MESSAGE_DEADLINE_EXCEEDED, nowTime);
-      } else if (deadline !== undefined && status.startTime && !suspended) {
-        result = requeueAfter(deadline * 1000 - elapsed);
-      }
-    }
-
     // backoffLimitPerIndex: the failed indexes, and whether they fail the Job
     const failedIndexes = indexed && hasBackoffLimitPerIndex(job) ? failedIndexesOf(job, pods, completionsOf) : undefined;
-    if (!finished && failedIndexes) {
-      const maxFailed = job.spec.maxFailedIndexes;
-      if (typeof maxFailed === 'number' && total(failedIndexes) > maxFailed) {
-        finished = newCondition('FailureTarget', REASON_MAX_FAILED_INDEXES_EXCEEDED, MESSAGE_MAX_FAILED_INDEXES_EXCEEDED, nowTime);
-      } else if (total(failedIndexes) > 0 && total(failedIndexes) + total(succeededIndexes) >= completionsOf) {
-        finished = newCondition('FailureTarget', REASON_FAILED_INDEXES, MESSAGE_FAILED_INDEXES, nowTime);
-      }
-    }
-
-    if (!finished && indexed) {
-      const matched = matchSuccessPolicy(job.spec.successPolicy, completionsOf, succeededIndexes);
-      if (matched) finished = newCondition('SuccessCriteriaMet', REASON_SUCCESS_POLICY, matched, nowTime);
-    }
+    const decision = planFinish({ job, pods, failed, succeededIndexes, failedIndexes, completions: completionsOf, now, nowTime });
+    let finished = decision.finished;
+    if (decision.requeueAfterMs !== undefined) result = requeueAfter(decision.requeueAfterMs);
 
     let suspendChanged = false;
     if (finished) {
@@ -269,35 +223,14 @@ export class JobController {
   ): Promise<{ active: number; deleted: number; deletedReady: number; requeueAfterMs?: number }> {
     const key = jobKey(job);
     const active = activePods.length;
-    if (job.spec.suspend) {
-      const deleted = await this.deletePods(ctx, job, activePods, true);
+    const decision = planManage({ job, activePods, succeeded, backoff, now, succeededIndexes, failedIndexes });
+    if (decision.kind === 'none') return { active, deleted: 0, deletedReady: 0 };
+    if (decision.kind === 'wait') return { active, deleted: 0, deletedReady: 0, requeueAfterMs: decision.requeueAfterMs };
+    if (decision.kind === 'delete') {
+      const deleted = await this.deletePods(ctx, job, decision.pods, true);
       return { active: active - deleted.count, deleted: deleted.count, deletedReady: deleted.ready };
     }
-    const parallelism = job.spec.parallelism ?? 1;
-    const completions = job.spec.completions;
-    let want: number;
-    if (completions === undefined || completions === null) want = succeeded > 0 ? active : parallelism;
-    else want = Math.max(0, Math.min(completions - succeeded - (failedIndexes ? total(failedIndexes) : 0), parallelism));
-    const indexed = isIndexedJob(job);
-    // activePodsForRemoval: for an Indexed Job first the pods of repeated or invalid indexes,
-    // then (as for any Job) not yet ready and most recently created first.
-    const forced = indexed ? duplicatedIndexPods(activePods, completions ?? 0, isReady) : [];
-    if (active > want || forced.length > 0) {
-      const rest = [...activePods]
-        .filter((p) => !forced.includes(p))
-        .sort((a, b) => Number(isReady(a)) - Number(isReady(b)) || (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''));
-      const victims = [...forced, ...rest].slice(0, Math.min(Math.max(active - want, forced.length), MAX_POD_CREATE_DELETE_PER_SYNC));
-      const deleted = await this.deletePods(ctx, job, victims, true);
-      return { active: active - deleted.count, deleted: deleted.count, deletedReady: deleted.ready };
-    }
-    let diff = want - active;
-    if (diff <= 0) return { active, deleted: 0, deletedReady: 0 };
-    const wait = remainingBackoffMs(backoff, now);
-    if (wait > 0) return { active, deleted: 0, deletedReady: 0, requeueAfterMs: Math.max(wait, SYNC_JOB_BATCH_PERIOD_MS) };
-    diff = Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC);
-    const indexes = indexed ? firstPendingIndexes(activePods, failedIndexes ? withIntervals(succeededIndexes, failedIndexes) : succeededIndexes, diff, completions ?? 0) : [];
-    if (indexed) diff = indexes.length;
-    if (diff <= 0) return { active, deleted: 0, deletedReady: 0 };
+    const { count: diff, indexes } = decision;
     this.expectations.expectCreations(key, diff);
     const all = allPods;
     const pods = ctx.client.resource<Pod>(PODS, job.metadata.namespace);
@@ -466,17 +399,6 @@ export class JobController {
       this.recorder.event(current, 'Warning', finished.reason ?? '', finished.message ?? '', ctx.cause);
     }
   }
-}
-
-/** Both sets of intervals, merged. */
-function withIntervals(a: readonly Interval[], b: readonly Interval[]): Interval[] {
-  let out = [...a];
-  for (const iv of b) {
-    const ixs: number[] = [];
-    for (let i = iv.first; i <= iv.last; i++) ixs.push(i);
-    out = withIndexes(out, ixs);
-  }
-  return out;
 }
 
 /** The indexes of succeeded pods not counted yet (they still have the tracking finalizer). */
