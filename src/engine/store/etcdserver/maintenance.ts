@@ -21,22 +21,14 @@ import { StoreError } from '../types';
 import type { EtcdClient } from './client';
 import { alarmText, type EtcdCluster } from './cluster';
 
-export type MaintenanceAction = 'compact' | 'defrag' | 'disarm';
+export type MaintenanceAction = EtcdMaintenanceRecord['action'];
 export const MAINTENANCE_ACTIONS: readonly MaintenanceAction[] = ['compact', 'defrag', 'disarm'];
 
-/** What one step did (the "maintenance" list of `--output json`'s "etcd" block). */
-export interface MaintenanceResult {
-  /** Virtual ms when it finished. */
-  readonly time: number;
-  readonly action: MaintenanceAction;
-  readonly member?: string;
-  readonly revision?: number;
-  readonly dbSizeBeforeBytes?: number;
-  readonly dbSizeAfterBytes?: number;
-  readonly dbSizeInUseBytes?: number;
-  readonly alarms?: readonly string[];
-  readonly error?: string;
-}
+/**
+ * What one step did (the "maintenance" list of `--output json`'s "etcd" block): the fields of its
+ * trace record (time: virtual ms when it finished), without the line for people.
+ */
+export type MaintenanceResult = Pick<EtcdMaintenanceRecord, 'time' | 'action' | 'member' | 'revision' | 'dbSizeBeforeBytes' | 'dbSizeAfterBytes' | 'dbSizeInUseBytes' | 'alarms' | 'error'>;
 
 function record(trace: TraceBuffer | undefined, r: Omit<EtcdMaintenanceRecord, 'type' | 'component' | 'id' | 'time'>): void {
   trace?.emit<EtcdMaintenanceRecord>({ type: 'etcd.maintenance', component: 'etcdctl', ...r });
