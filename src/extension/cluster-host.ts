@@ -119,13 +119,14 @@ async function operation(run: () => Promise<string | string[]>): Promise<Operati
   }
 }
 
-/** The simulated etcd from the settings: its members, and the latency model (the engine's default unless set). */
-function etcdOptions(settings: KubeSimSettings): { members: number; latency?: LatencySetting } {
+/** The simulated etcd from the settings: its members, the latency model (the engine's default unless set) and the backend quota. */
+function etcdOptions(settings: KubeSimSettings): { members: number; latency?: LatencySetting; quotaBackendBytes?: number } {
   const e = settings.etcd;
   const parts = { ...(e.apiserverMs !== undefined ? { apiserverMs: e.apiserverMs } : {}), ...(e.rttMs !== undefined ? { rttMs: e.rttMs } : {}), ...(e.walFsyncMs !== undefined ? { walFsyncMs: e.walFsyncMs } : {}) };
-  if (e.latency === 'instant') return { members: e.members, latency: 'instant' };
-  if (e.latency === 'model' || Object.keys(parts).length > 0) return { members: e.members, latency: Object.keys(parts).length > 0 ? parts : 'model' };
-  return { members: e.members };
+  const quota = e.quotaBackendBytes !== 0 ? { quotaBackendBytes: e.quotaBackendBytes } : {};
+  if (e.latency === 'instant') return { members: e.members, latency: 'instant', ...quota };
+  if (e.latency === 'model' || Object.keys(parts).length > 0) return { members: e.members, latency: Object.keys(parts).length > 0 ? parts : 'model', ...quota };
+  return { members: e.members, ...quota };
 }
 
 /** Faults on a member, and etcd's maintenance (compact the history, defragment a member's bbolt file, disarm the alarms). */

@@ -35,6 +35,8 @@ export interface EtcdSettings {
   apiserverMs?: number;
   rttMs?: number;
   walFsyncMs?: number;
+  /** etcd's --quota-backend-bytes: 0 its default (2 GiB), negative no quota. */
+  quotaBackendBytes: number;
 }
 
 export interface KubeSimSettings {
@@ -64,7 +66,7 @@ export const DEFAULT_SETTINGS: KubeSimSettings = {
   traceBufferSize: 100_000,
   metricsServer: true,
   apiEndpoint: { port: 0 },
-  etcd: { members: 3, latency: 'default' },
+  etcd: { members: 3, latency: 'default', quotaBackendBytes: 0 },
   engine: { maxHeapMB: 8192 },
 };
 
@@ -119,6 +121,7 @@ export function parseSettings(get: (key: string) => unknown): { settings: KubeSi
     etcd: {
       members: read('etcd.members', d.etcd.members, (v): v is number => v === 1 || v === 3 || v === 5, '1, 3 or 5'),
       latency: read('etcd.latency', d.etcd.latency, (v): v is EtcdSettings['latency'] => v === 'default' || v === 'model' || v === 'instant', 'default, model or instant'),
+      quotaBackendBytes: read('etcd.quotaBackendBytes', d.etcd.quotaBackendBytes, (v): v is number => Number.isSafeInteger(v) && (v as number) >= -1 && (v as number) <= 8 * 1024 ** 3, 'an integer of bytes from -1 (no quota) to 8589934592; 0 is etcd\'s default, 2 GiB'),
     },
     engine: { maxHeapMB: read('engine.maxHeapMB', d.engine.maxHeapMB, int(256, 65536), 'an integer from 256 to 65536') },
   };
@@ -154,7 +157,7 @@ export function settingsChange(before: KubeSimSettings, after: KubeSimSettings):
   if (before.seed !== after.seed) needReset.push('kubesim.seed');
   if (before.traceBufferSize !== after.traceBufferSize) needReset.push('kubesim.traceBufferSize');
   if (before.metricsServer !== after.metricsServer) needReset.push('kubesim.metricsServer');
-  for (const key of ['members', 'latency', 'apiserverMs', 'rttMs', 'walFsyncMs'] as const) if (before.etcd[key] !== after.etcd[key]) needReset.push(`kubesim.etcd.${key}`);
+  for (const key of ['members', 'latency', 'apiserverMs', 'rttMs', 'walFsyncMs', 'quotaBackendBytes'] as const) if (before.etcd[key] !== after.etcd[key]) needReset.push(`kubesim.etcd.${key}`);
   if (before.engine.maxHeapMB !== after.engine.maxHeapMB) needReset.push('kubesim.engine.maxHeapMB');
   return {
     speed: before.speed !== after.speed,

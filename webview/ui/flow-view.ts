@@ -222,7 +222,7 @@ export class FlowView {
       const g = svg('g', { class: `step type-${r.type.replace('.', '-')}${tone}`, role: 'listitem', tabindex: -1, 'data-id': r.id, 'aria-label': `${formatTime(r.time)} ${lane}: ${linkText(r)}${step.retried ? ' (retried: a later sync succeeded)' : ''}` });
       g.append(svg('title', {}, `${formatTime(r.time)} · ${r.component}\n${linkText(r)}${step.retried ? '\nretried: a later sync of the same key succeeded' : ''}`));
       times.append(svg('text', { class: 'time', x: TIME_WIDTH - 8, y: y + 4, 'text-anchor': 'end' }, `+${((r.time - root.time) / 1000).toFixed(3)}s`));
-      // Labels sit right of the dot; over a right-to-left arrow they rise above its line.
+      // Labels sit right of the dot; over a right-to-left arrow they rise clear of its line (descenders included).
       let raised = false;
       if (step.from !== undefined && step.from !== step.lane) {
         const fx = center(step.from);
@@ -233,7 +233,7 @@ export class FlowView {
       }
       g.append(svg('circle', { class: step.from === undefined ? 'dot root' : 'dot', cx: x, cy: y, r: step.from === undefined ? 6 : 4 }));
       const label = step.retried ? `${step.label} · retried` : step.label;
-      g.append(svg('text', { class: 'label', x: x + (step.from === step.lane ? 22 : 10), y: raised ? y - 4 : y + 4 }, label));
+      g.append(svg('text', { class: 'label', x: x + (step.from === step.lane ? 22 : 10), y: raised ? y - 6 : y + 4 }, label));
       g.addEventListener('click', () => this.host.navigate(r.id));
       body.append(g);
       layoutSteps.push({ id: r.id, lane: step.lane, y, retried: step.retried, failed: bad, label });

@@ -314,7 +314,7 @@ export class GraphView {
     const rolling = model.nodes.filter((n) => n.kind === 'Deployment' && n.rollingOut).map((n) => n.name);
     const pending = seen.size < model.nodes.length ? ` · placing ${model.nodes.length - seen.size} new…` : '';
     const others = (['StatefulSet', 'DaemonSet', 'Job', 'CronJob'] as const).filter((k) => count(k) > 0).map((k) => ` · ${plural(count(k), k)}`).join('');
-    this.counts.textContent = `revision ${model.revision} · ${plural(count('Deployment'), 'Deployment')} · ${plural(count('ReplicaSet'), 'ReplicaSet')}${others} · ${plural(count('Pod'), 'pod')} · ${plural(count('Service'), 'Service')}${rolling.length ? ` · rolling out: ${rolling.join(', ')}` : ''}${pending}`;
+    this.counts.textContent = `${plural(count('Deployment'), 'Deployment')} · ${plural(count('ReplicaSet'), 'ReplicaSet')}${others} · ${plural(count('Pod'), 'pod')} · ${plural(count('Service'), 'Service')}${rolling.length ? ` · rolling out: ${rolling.join(', ')}` : ''}${pending}`;
   }
 
   private drawHeadings(): void {

@@ -301,7 +301,8 @@ export class MapView {
     const hl: Highlights = { hover: this.hover, ...(saved.selectedPod ? { selectedPod: saved.selectedPod } : {}), focus: this.focus, ...(this.verdicts ? { verdicts: this.verdicts } : {}) };
     this.renderer.draw(model, this.cam, this.palette, hl, dpr);
     const filtered = model.matching !== model.total ? `, ${model.matching} match the filters` : '';
-    this.counts.textContent = `revision ${model.revision} · ${model.nodes.length} nodes · ${model.total} pods${filtered}`;
+    // The revision shown is the timeline's to say: its head is the store's, not the last change drawn here.
+    this.counts.textContent = `${model.nodes.length} nodes · ${model.total} pods${filtered}`;
   }
 
   private renderLegend(): void {

@@ -282,4 +282,15 @@ describe('extension cluster host', function () {
       await host.dispose();
     }
   });
+
+  it('kubesim.etcd.quotaBackendBytes becomes every member\'s quota (etcd\'s 2 GiB when 0)', async () => {
+    for (const [quota, expected] of [[0, 2 * 1024 ** 3], [1_000_000, 1_000_000]] as const) {
+      const host = await HostModule.ClusterHost.start({ settings: { ...settings, etcd: { ...settings.etcd, quotaBackendBytes: quota } }, mirror: () => undefined, onError: (err) => assert.fail(String(err)), wall: still });
+      try {
+        assert.deepEqual(host.etcdMembers()?.map((m) => m.quotaBackendBytes), [expected, expected, expected]);
+      } finally {
+        await host.dispose();
+      }
+    }
+  });
 });

@@ -29,6 +29,7 @@ describe('kubesim.* settings', () => {
       'etcd.latency': 'model',
       'etcd.rttMs': 2,
       'etcd.walFsyncMs': null,
+      'etcd.quotaBackendBytes': 1_000_000,
       'engine.maxHeapMB': 4096,
     });
     assert.deepEqual(problems, []);
@@ -42,7 +43,7 @@ describe('kubesim.* settings', () => {
       traceBufferSize: 5000,
       metricsServer: false,
       apiEndpoint: { port: 6443 },
-      etcd: { members: 5, latency: 'model', rttMs: 2 },
+      etcd: { members: 5, latency: 'model', quotaBackendBytes: 1_000_000, rttMs: 2 },
       engine: { maxHeapMB: 4096 },
     });
   });
@@ -70,6 +71,7 @@ describe('kubesim.* settings', () => {
     assert.deepEqual(settingsChange(before, after), { speed: true, user: true, fieldValidation: false, persistence: false, addNodes: 2, needReset: ['kubesim.nodes.cpu', 'kubesim.seed'] });
     assert.deepEqual(settingsChange(before, { ...before, nodes: { ...before.nodes, count: 1 } }).needReset, ['kubesim.nodes.count']);
     assert.deepEqual(settingsChange(before, { ...before, metricsServer: false }).needReset, ['kubesim.metricsServer']);
+    assert.deepEqual(settingsChange(before, { ...before, etcd: { ...before.etcd, quotaBackendBytes: 1_000_000 } }).needReset, ['kubesim.etcd.quotaBackendBytes']);
     assert.deepEqual(settingsChange(before, before), { speed: false, user: false, fieldValidation: false, persistence: false, addNodes: 0, needReset: [] });
   });
 });
