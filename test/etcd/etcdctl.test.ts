@@ -201,6 +201,25 @@ describe('real etcdctl against kubesim serve --etcd-listen, beside a real etcd 3
     for (const line of lines) assert.match(line, /^http:\/\/127\.0\.0\.1:\d+ is healthy: successfully committed proposal: took = [\d.]+(µs|ms|s)$/);
   });
 
+  it('endpoint hashkv --cluster: every member hashes the same key bucket, printed as etcdctl prints it', async () => {
+    for (const t of [sim, real]) {
+      // The cluster keeps writing (leases, status): hash every member at a revision all have applied.
+      const rev = (await revision(t)) - 2;
+      const text = await ctl(t, ['endpoint', 'hashkv', '--cluster', '--rev', String(rev)]);
+      assert.equal(text.code, 0, text.stderr);
+      const lines = text.stdout.trim().split('\n');
+      assert.equal(lines.length, t === sim ? members : 3);
+      for (const line of lines) assert.match(line, /^http:\/\/127\.0\.0\.1:\d+, \d+$/);
+      assert.equal(new Set(lines.map((l) => l.split(', ')[1])).size, 1, `one hash on every member: ${text.stdout}`);
+      const json = await ctl(t, ['endpoint', 'hashkv', '--cluster', '--rev', String(rev), '-w', 'json']);
+      const entries = JSON.parse(json.stdout) as { Endpoint: string; HashKV: { header: { member_id: number; revision: number }; hash: number; compact_revision: number } }[];
+      assert.equal(new Set(entries.map((e) => e.HashKV.header.member_id)).size, entries.length, 'each answered by its own member');
+      for (const e of entries) assert.equal(String(e.HashKV.hash), lines[0]!.split(', ')[1]);
+    }
+    const future = await ctl(sim, ['endpoint', 'hashkv', '--rev', String((await revision(sim)) + 1000)]);
+    assert.equal(lastError(future), 'Error: etcdserver: mvcc: required revision is a future revision');
+  });
+
   it("get: the Deployment kube-apiserver stored, and the pods' keys", async () => {
     const web = await ctl(sim, ['get', '/registry/deployments/default/web']);
     assert.equal(web.code, 0, web.stderr);

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock';
 import { checkGrpcSize, checkRaftSize, deleteRangeSize, putSize, rangeSize, txnSize } from '../limits';
+import { hashKV } from '../memory/hash';
 import type { Mvcc } from '../memory/mvcc';
 import { checkDeleteRange, checkPut, checkRange, checkTxn } from '../memory/validate';
 import { isReadOnlyTxn } from '../requests';
@@ -259,7 +260,18 @@ export class MemberServer {
     });
   }
 
-  /** MoveLeader: only the leader takes it (etcd: "etcdserver: not leader"). */
+  /**
+   * HashKV: this member's hash of its key bucket up to `revision` (0: its current one), taken
+   * from its own MVCC state as etcd's maintenance server does (no Raft round): members that
+   * applied the same entries answer the same hash.
+   */
+  hashKV(revision: number): Promise<{ header: MemberHeader; hash: number; compactRevision: number }> {
+    return this.local(() => {
+      const r = hashKV(this.member.mvcc.kv, revision);
+      return { header: this.header(r.currentRevision), hash: r.hash, compactRevision: r.compactRevision };
+    });
+  }
+
   /**
    * MoveLeader: only the leader takes it (etcd: "etcdserver: not leader"); it answers once the
    * transferee leads, checking every tick, or fails after the request timeout as etcd's

@@ -42,11 +42,23 @@ export class KvStore {
   liveKeys = 0;
   readonly index = new TreeIndex();
   readonly log = new RevisionLog();
+  /** The sub-revision of each change after a txn's first (etcd's revision.sub); absent: 0. */
+  private readonly subs = new WeakMap<KeyValue, number>();
 
   constructor(
     private readonly leases: LeaseAttachments,
     private readonly onCommit: (rev: number, changes: KeyValue[]) => void,
   ) {}
+
+  /** A record's sub-revision: its place among the changes of its revision's txn. */
+  subRevision(kv: KeyValue): number {
+    return this.subs.get(kv) ?? 0;
+  }
+
+  /** Notes a txn's change after its first; the first is sub-revision 0. */
+  noteSub(kv: KeyValue, sub: number): void {
+    if (sub > 0) this.subs.set(kv, sub);
+  }
 
   read(): ReadView {
     return new StoreView(this, this.currentRev);
@@ -147,6 +159,7 @@ export class WriteTxn {
       lease,
     };
     index.append(kv);
+    this.store.noteSub(kv, this.changes.length);
     this.changes.push(kv);
     if (prev) {
       if (prev.lease !== 0) this.leases.detach(prev.lease, key);
@@ -168,6 +181,7 @@ export class WriteTxn {
   private delete(prev: KeyValue): void {
     const kv = tombstone(prev.key, this.beginRev + 1);
     this.store.index.append(kv);
+    this.store.noteSub(kv, this.changes.length);
     this.changes.push(kv);
     this.store.liveKeys--;
     if (prev.lease !== 0) this.leases.detach(prev.lease, prev.key);

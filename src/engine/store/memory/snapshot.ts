@@ -55,7 +55,10 @@ export function restoreSnapshot(kv: KvStore, lessor: Lessor, snapshot: StoreSnap
   kv.log.startAt(snapshot.logStart);
   snapshot.log.forEach((changes, i) => {
     const records = changes.map(record);
-    for (const r of records) add(r);
+    records.forEach((r, sub) => {
+      add(r);
+      kv.noteSub(r, sub);
+    });
     kv.log.append(snapshot.logStart + i, records);
   });
   kv.currentRev = snapshot.revision;

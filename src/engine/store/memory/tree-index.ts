@@ -50,6 +50,11 @@ export class TreeIndex {
     });
   }
 
+  /** Visits each key's history (its records oldest first, tombstones included), in no set order. */
+  forEachKey(visit: (records: readonly KeyValue[]) => void): void {
+    for (const entry of this.byKey.values()) visit(entry instanceof KeyIndex ? entry.records() : [entry]);
+  }
+
   /** Visits every record the index holds (each key's history, oldest first), in key order. */
   forEachRecord(visit: (kv: KeyValue) => void): void {
     this.tree.scan('', (_key, entry) => {
