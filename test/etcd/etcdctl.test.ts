@@ -75,10 +75,10 @@ function cellKind(c: string): string {
   return c;
 }
 
-function startServe(dir: string): Promise<{ child: ChildProcess; out: () => string }> {
+function startServe(dir: string, extra: readonly string[] = []): Promise<{ child: ChildProcess; out: () => string }> {
   const child = spawn(
     process.execPath,
-    [CLI, 'serve', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig'), '--no-metrics-server', '--etcd-listen', '127.0.0.1:0', '--etcdctl-env', join(dir, 'etcdctl.env'), '-f', 'examples/web.yaml'],
+    [CLI, 'serve', '--port', '0', '--kubeconfig', join(dir, 'kubeconfig'), '--no-metrics-server', '--etcd-listen', '127.0.0.1:0', '--etcdctl-env', join(dir, 'etcdctl.env'), '-f', 'examples/web.yaml', ...extra],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -361,6 +361,57 @@ describe('real etcdctl against kubesim serve --etcd-listen, beside a real etcd 3
       assert.match(lastError(defrag), /^Failed to defragment etcd member\[\S+\] \(rpc error: code = Unknown desc = auth: user name is empty\)$/);
       // Reading cluster metadata needs no user, in etcd 3.4 as here.
       assert.equal((await ctl(t, ['member', 'list'], { user: null })).code, 0);
+    }
+  });
+
+  it('quorum lost (2 of 3 members stopped): what etcdctl prints on the survivor, as real etcd with auth on', async function () {
+    this.timeout(300_000);
+    // A cluster of its own on each side: the real one loses two processes, the simulated one
+    // two members, stopped on its virtual clock a few seconds after serve starts.
+    const lostDir = mkdtempSync(join(tmpdir(), 'kubesim-etcdctl-quorum-'));
+    const realLost = await startEtcdCluster({ members: 3 });
+    let lostServe: ChildProcess | undefined;
+    try {
+      const realAll: Target = { endpoints: realLost.endpoints.join(','), user: 'root:real-etcd-password' };
+      for (const args of [['user', 'add', 'root:real-etcd-password'], ['user', 'grant-role', 'root', 'root'], ['auth', 'enable']]) {
+        const r = await ctl(realAll, args, { user: null });
+        assert.equal(r.code, 0, r.stderr);
+      }
+      const started = await startServe(lostDir, ['--etcd-fault', 'stop:etcd-1@10s', '--etcd-fault', 'stop:etcd-2@10s']);
+      lostServe = started.child;
+      const env = readFileSync(join(lostDir, 'etcdctl.env'), 'utf8');
+      const simSurvivor: Target = { endpoints: /^export ETCDCTL_ENDPOINTS=(\S+)$/m.exec(env)![1]!.split(',')[0]!, user: /^export ETCDCTL_USER=(\S+)$/m.exec(env)![1]! };
+      const realSurvivor: Target = { endpoints: realLost.members[0]!.endpoint, user: realAll.user };
+      await Promise.all(realLost.members.slice(1).map((m) => m.kill()));
+      // Until the simulated clock passes 10 s and an election timeout, the survivor still has a leader.
+      let put: RunResult | undefined;
+      for (let i = 0; i < 60 && put?.code !== 1 && put?.code !== 2; i++) {
+        if (put) await new Promise((r) => setTimeout(r, 1000));
+        put = await ctl(simSurvivor, ['put', 'k', 'v']);
+      }
+      // Whether etcdctl's own deadline or the server's (which grpc-go propagates and etcd answers
+      // as code Unknown) ends a call first is a race on real etcd: both read as the deadline.
+      const text = (t: Target, r: RunResult): string =>
+        `exit ${String(r.code)}\n${r.stdout}${r.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('{')).join('\n')}`
+          .split(t.endpoints)
+          .join('<endpoint>')
+          .replaceAll('rpc error: code = Unknown desc = context deadline exceeded', 'context deadline exceeded');
+      // etcd 3.4's Authenticate is a Raft request too: with auth on, without quorum, every
+      // command that logs in fails after etcdctl's 5 s command timeout, as the put does.
+      for (const args of [['put', 'k', 'v'], ['endpoint', 'health'], ['endpoint', 'status'], ['get', '--consistency', 's', 'k']]) {
+        const [real, sim] = await Promise.all([ctl(realSurvivor, args), ctl(simSurvivor, args)]);
+        assert.notEqual(real.code, 0, `real etcdctl ${args.join(' ')}: ${real.stdout}`);
+        assert.match(real.stderr + real.stdout, /context deadline exceeded/);
+        assert.equal(text(simSurvivor, sim), text(realSurvivor, real), `etcdctl ${args.join(' ')}`);
+      }
+    } finally {
+      if (lostServe && lostServe.exitCode === null) {
+        const closed = new Promise((resolve) => lostServe!.once('close', resolve));
+        lostServe.kill('SIGKILL');
+        await closed;
+      }
+      await realLost.stop();
+      rmSync(lostDir, { recursive: true, force: true });
     }
   });
 });
