@@ -13,9 +13,17 @@ export class LineIndex {
 
   /** Lines end at LF, CRLF or a lone CR, as in VS Code, the language server protocol and go-yaml. */
   constructor(text: string) {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) this.starts.push(i + 1);
+    // indexOf finds the breaks natively (a character loop over a multi-megabyte text costs far more).
+    let lf = text.indexOf('\n');
+    let cr = text.indexOf('\r');
+    while (lf >= 0 || cr >= 0) {
+      if (cr >= 0 && (lf < 0 || cr < lf)) {
+        if (text.charCodeAt(cr + 1) !== 10) this.starts.push(cr + 1);
+        cr = text.indexOf('\r', cr + 1);
+      } else {
+        this.starts.push(lf + 1);
+        lf = text.indexOf('\n', lf + 1);
+      }
     }
   }
 

@@ -36,13 +36,13 @@ const MAX_FAST_DEPTH = 64;
 const isKeyStart = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
 const isKeyChar = (c: number): boolean => isKeyStart(c) || c === 0x2e || c === 0x2f || c === 0x2d;
 
+/** A character only the general path reads (see fastYamlDocuments). */
+const GENERAL_ONLY = /[^\n\x20-\x7e]|[#&*!|>\\]/;
+
 export function fastYamlDocuments(text: string, limits: YamlLimits): YamlDocument[] | undefined {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // Tabs, carriage returns, other controls, comments, anchors, aliases, tags, block scalars,
-    // escapes and non-ASCII text: the general path.
-    if ((c < 0x20 && c !== 0x0a) || c > 0x7e || c === 0x23 || c === 0x26 || c === 0x2a || c === 0x21 || c === 0x7c || c === 0x3e || c === 0x5c) return undefined;
-  }
+  // Tabs, carriage returns, other controls, comments, anchors, aliases, tags, block scalars,
+  // escapes and non-ASCII text: the general path.
+  if (GENERAL_ONLY.test(text)) return undefined;
   try {
     return new FastParser(text, limits).documents();
   } catch (e) {

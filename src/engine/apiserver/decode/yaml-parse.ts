@@ -149,10 +149,15 @@ function farTooDeep(text: string, bound: number): DeepRegion[] {
       lineStart = next;
       continue;
     }
+    // A document known to be too deep: only its end is looked for.
+    if (at >= 0) {
+      lineStart = next;
+      continue;
+    }
     let i = lineStart;
     while (i < eol && text.charCodeAt(i) === 0x20) i++;
     const blank = i >= eol || text[i] === '#' || text[i] === '\r';
-    if (!blank && flow === 0 && at < 0) {
+    if (!blank && flow === 0) {
       const column = i - lineStart;
       while (indents.length > 0 && indents[indents.length - 1]! >= column) indents.pop();
       indents.push(column);
@@ -185,15 +190,24 @@ function farTooDeep(text: string, bound: number): DeepRegion[] {
   return out;
 }
 
-/** The text with those documents' contents replaced by spaces (line breaks kept, so every offset stays). */
+/**
+ * The text with those documents' contents replaced by one comment of the same length, so every
+ * offset stays and the parser reads each in one step (a region ends at a line's start, or at the
+ * end of the text).
+ */
 function blanked(text: string, regions: readonly DeepRegion[]): string {
-  let out = '';
+  const parts: string[] = [];
   let last = 0;
   for (const r of regions) {
-    out += text.slice(last, r.start) + text.slice(r.start, r.end).replace(/[^\n]/g, ' ');
+    parts.push(text.slice(last, r.start));
+    const length = r.end - r.start;
+    const newline = r.end < text.length || text.endsWith('\n') ? 1 : 0;
+    if (length > newline) parts.push('#' + ' '.repeat(length - newline - 1) + '\n'.repeat(newline));
+    else parts.push(text.slice(r.start, r.end));
     last = r.end;
   }
-  return out + text.slice(last);
+  parts.push(text.slice(last));
+  return parts.join('');
 }
 
 function parsedDocuments(text: string, limits: YamlLimits): YamlDocument[] {
