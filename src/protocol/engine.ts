@@ -163,6 +163,8 @@ export interface EngineCalls {
   exportSnapshot: { params: { file: string }; result: { revision: number; nodes: number } };
   /** The trace's records from `fromId` on (the extension-host tests read the story through it). */
   traceRecords: { params: { fromId: number }; result: JsonObject[] };
+  /** The worker's V8 heap (bytes): what it uses, what it has reserved and the limit kubesim.engine.maxHeapMB set. */
+  heap: { params: Record<string, never>; result: { used: number; total: number; limit: number } };
   /** The control-plane panel's feed (src/extension/panel/feed.ts) in the worker: its messages come as 'panel'. */
   panelOpen: { params: { panelId: number }; result: null };
   panelSync: { params: { panelId: number }; result: null };
@@ -398,6 +400,7 @@ const PARAMS: { readonly [M in EngineMethod]: (p: Record<string, unknown>) => st
   setPersistence: (p) => (typeof p.on === 'boolean' ? undefined : 'on: expected a boolean'),
   exportSnapshot: (p) => (isPath(p.file) ? undefined : 'file: expected a path'),
   traceRecords: (p) => (isInt(p.fromId) && p.fromId >= 0 ? undefined : 'fromId: expected a non-negative integer'),
+  heap: none,
   panelOpen: (p) => panelIdError(p),
   panelSync: (p) => panelIdError(p),
   panelHidden: (p) => panelIdError(p),
@@ -543,6 +546,7 @@ export const RESULTS: { readonly [M in EngineMethod]: (v: unknown) => boolean } 
   setPersistence: (v) => v === null,
   exportSnapshot: (v) => isRecord(v) && isInt(v.revision) && isInt(v.nodes),
   traceRecords: (v) => Array.isArray(v) && v.every((r) => isRecord(r) && isInt(r.id) && isString(r.type)),
+  heap: (v) => isRecord(v) && isInt(v.used) && isInt(v.total) && isInt(v.limit),
   panelOpen: (v) => v === null,
   panelSync: (v) => v === null,
   panelHidden: (v) => v === null,

@@ -12,6 +12,7 @@
  * call is answered with the reason, a refused message of another kind is dropped.
  */
 import { parentPort } from 'node:worker_threads';
+import { getHeapStatistics } from 'node:v8';
 import { promises as fs } from 'node:fs';
 import * as HostModule from '../cluster-host';
 import type { ClusterHost } from '../cluster-host';
@@ -272,6 +273,11 @@ const HANDLERS: Handlers = {
     return { revision: snapshot.store.revision, nodes: snapshot.nodes.length };
   },
   traceRecords: (h, p) => h.trace.records().filter((r) => r.id >= p.fromId) as unknown as JsonObject[],
+  heap: () => {
+    // This thread's isolate: the engine's heap, apart from the extension host's.
+    const s = getHeapStatistics();
+    return { used: s.used_heap_size, total: s.total_heap_size, limit: s.heap_size_limit };
+  },
   serveApi: async (h, p, w) => {
     const served = await h.serveApi(p.port, p.tls);
     w.served = served;

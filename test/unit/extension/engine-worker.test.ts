@@ -41,6 +41,10 @@ describe('engine worker', function () {
       await until(() => mirror.some((m) => m.replace) && mirror.some((m) => !m.replace && m.events.some((e) => e.object.kind === 'Deployment')), 'the mirror listing, then its events');
       const summary = await engine.call('summary', {});
       assert.equal(summary.pods.running >= 3, true);
+      // The worker's own heap, with the limit the setting gave it (V8 adds its young generation to the old one's limit).
+      const heap = await engine.call('heap', {});
+      assert.ok(heap.used > 0 && heap.used <= heap.total, JSON.stringify(heap));
+      assert.ok(heap.limit >= 2048 * 1024 * 1024 && heap.limit < 2304 * 1024 * 1024, JSON.stringify(heap));
       // The engine answers a refused call with its reason, and kubectl's errors as kubectl prints them.
       await assert.rejects(engine.call('scale', { ref: { kind: 'Deployment', namespace: 'default', name: 'web' }, replicas: -2 }), (err: Error) => err instanceof EngineCallError && /refused: call scale: replicas/.test(err.message));
       assert.deepEqual(await engine.call('scale', { ref: { kind: 'Deployment', namespace: 'default', name: 'nope' }, replicas: 2 }), { ok: false, message: 'Error from server (NotFound): deployments.apps "nope" not found' });
