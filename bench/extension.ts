@@ -20,6 +20,7 @@
  *   npm run bench -- extension [--json] [--pods 3000] [--nodes PODS/30] [--replicas 100]
  *                              [--engine worker|thread|thread,worker] [--pods-per-node N]
  *                              [--max-heap-mb 8192] [--worker-file dist/engine-worker.mjs]
+ *                              [--max-wall-s N: end there with the figures so far, ready < pods]
  *   npm run bench -- extension --json --pods 30000      # issue 13's figure: 1,000 nodes, 30,000 pods
  *
  * engine=worker (the default) is what the extension runs; engine=thread runs the cluster in the
@@ -190,6 +191,8 @@ interface RunOptions {
   maxHeapMB: number;
   progressMs: number;
   workerFile: string;
+  /** 0: no limit. */
+  maxWallMs: number;
 }
 
 async function run(r: Reporter, mode: 'thread' | 'worker', o: RunOptions): Promise<void> {
@@ -230,8 +233,9 @@ async function run(r: Reporter, mode: 'thread' | 'worker', o: RunOptions): Promi
   });
   // A run whose view stops changing for 3 minutes of wall time ends there (its ready count says how far it got).
   let lastProgress = nowMs();
+  // And one that reaches --max-wall-s ends there too, printing what it measured so far.
   const stall = setInterval(() => {
-    if (nowMs() - lastProgress > 180_000) resolveReady();
+    if (nowMs() - lastProgress > 180_000 || (o.maxWallMs > 0 && nowMs() - start > o.maxWallMs)) resolveReady();
   }, 1000);
   // The engine's heap, once a second (a call the worker answers between its turns).
   let workerPeak = 0;
@@ -318,7 +322,7 @@ const suite: BenchSuite = async (args) => {
   r.note(`extension.block: ${nodes} nodes (${podsPerNode} pods each), ${deployments} Deployments x ${replicas} pods, speed x100${workerFile ? `, worker ${workerFile}` : ''}; load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const maxHeapMB = Number(option(args, '--max-heap-mb', String(DEFAULT_ENGINE_HEAP_MB)));
   for (const mode of engines) {
-    await run(r, mode as 'thread' | 'worker', { settings, deployments, replicas, maxHeapMB, progressMs: Number(option(args, '--progress-s', '30')) * 1000, workerFile });
+    await run(r, mode as 'thread' | 'worker', { settings, deployments, replicas, maxHeapMB, progressMs: Number(option(args, '--progress-s', '30')) * 1000, workerFile, maxWallMs: Number(option(args, '--max-wall-s', '0')) * 1000 });
     gc();
   }
 };
