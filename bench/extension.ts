@@ -233,9 +233,8 @@ async function run(r: Reporter, mode: 'thread' | 'worker', o: RunOptions): Promi
   });
   // A run whose view stops changing for 3 minutes of wall time ends there (its ready count says how far it got).
   let lastProgress = nowMs();
-  // And one that reaches --max-wall-s ends there too, printing what it measured so far.
   const stall = setInterval(() => {
-    if (nowMs() - lastProgress > 180_000 || (o.maxWallMs > 0 && nowMs() - start > o.maxWallMs)) resolveReady();
+    if (nowMs() - lastProgress > 180_000) resolveReady();
   }, 1000);
   // The engine's heap, once a second (a call the worker answers between its turns).
   let workerPeak = 0;
@@ -249,20 +248,26 @@ async function run(r: Reporter, mode: 'thread' | 'worker', o: RunOptions): Promi
           .finally(() => (sampling = false));
       }, 1000)
     : undefined;
-  const progress = setInterval(() => r.note(`  ${mode}: ${Math.round((nowMs() - start) / 1000)}s wall, ${ready.size}/${pods} Ready in the tree (${running} Running in the cluster), host heap ${mb(heapUsedBytes())} MB${host.workerHeap ? `, worker heap peak ${mb(workerPeak)} MB` : ''}, longest block so far ${probe.maxSoFar.toFixed(1)} ms, load ${loadavg()[0]!.toFixed(1)}`), o.progressMs);
+  const progress = setInterval(() => r.note(`  ${mode}: ${Math.round((nowMs() - start) / 1000)}s wall, ${ready.size}/${pods} Ready in the tree (${running} Running in the cluster), host heap ${mb(heapUsedBytes())} MB${host.workerHeap ? `, worker heap peak ${mb(workerPeak)} MB` : ''}, longest block so far ${probe.maxSoFar.toFixed(1)} ms (on a CPU ${probe.longest.oncpu.toFixed(1)} ms, waiting for one ${probe.longest.waiting.toFixed(1)} ms; most CPU in one gap ${probe.oncpuMax.toFixed(1)} ms), load ${loadavg()[0]!.toFixed(1)}`), o.progressMs);
   const probe = new BlockProbe();
   const start = nowMs();
-  const results = await host.apply('bench.yaml', deploymentsManifest(deployments, replicas));
-  const applyMs = nowMs() - start;
-  const failed = results.find((x) => x.action === 'failed');
+  // --max-wall-s bounds the apply's reply too (a big apply is answered after its last document).
+  let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    if (o.maxWallMs > 0) deadlineTimer = setTimeout(() => resolve(undefined), o.maxWallMs);
+  });
+  const results = await Promise.race([host.apply('bench.yaml', deploymentsManifest(deployments, replicas)), deadline]);
+  const applyMs = results ? nowMs() - start : NaN;
+  const failed = results?.find((x) => x.action === 'failed');
   if (failed) throw new Error(failed.message);
-  await allReady;
+  await Promise.race([allReady, deadline]);
+  if (deadlineTimer) clearTimeout(deadlineTimer);
   const wallMs = (readyAt || nowMs()) - start;
   const block = probe.stop();
   clearInterval(progress);
   clearInterval(stall);
   if (heapTimer) clearInterval(heapTimer);
-  if (host.workerHeap) workerPeak = Math.max(workerPeak, await host.workerHeap());
+  if (host.workerHeap) workerPeak = Math.max(workerPeak, (await Promise.race([host.workerHeap(), new Promise<number>((resolve) => setTimeout(() => resolve(0), 10_000))])) || 0);
   stop();
   if (summaryTimer) clearTimeout(summaryTimer);
   const round = (v: number): number | null => (Number.isFinite(v) ? Math.round(v * 10) / 10 : null);
@@ -284,7 +289,7 @@ async function run(r: Reporter, mode: 'thread' | 'worker', o: RunOptions): Promi
     loop_delay_p99_ms: round(block.loopDelayP99),
     gc_max_ms: round(probe.gcMax),
     setup_ms: Math.round(setupMs),
-    apply_ms: Math.round(applyMs),
+    apply_ms: Number.isFinite(applyMs) ? Math.round(applyMs) : null,
     wall_ms: Math.round(wallMs),
     host_peak_heap_mb: mb(Math.max(probe.peakHeap, heapUsedBytes())),
     ...(host.workerHeap ? { worker_peak_heap_mb: mb(workerPeak) } : {}),
