@@ -67,6 +67,8 @@ export class Clock {
   private seq = 0;
   private nextId = 1;
   private heap: TimerEntry[] = [];
+  /** Cancelled timers still in the heap (they leave it when they reach its top, or on compaction). */
+  private cancelledInHeap = 0;
   private byId = new Map<number, TimerEntry>();
   private liveNonDaemon = 0;
   private inflight = 0;
@@ -132,6 +134,7 @@ export class Clock {
     const entry = this.byId.get(id);
     if (!entry || entry.cancelled) return;
     entry.cancelled = true;
+    this.cancelledInHeap++;
     this.byId.delete(id);
     if (!entry.daemon) this.liveNonDaemon--;
   }
@@ -347,7 +350,7 @@ export class Clock {
   }
 
   private async run(entry: TimerEntry): Promise<void> {
-    this.pop();
+    this.remove(entry);
     this.byId.delete(entry.id);
     if (!entry.daemon) this.liveNonDaemon--;
     if (entry.at > this.nowMs) this.nowMs = entry.at;
@@ -371,8 +374,24 @@ export class Clock {
     this.failure = new Error(`clock: timer "${entry.label}" failed: ${detail}`);
   }
 
+  /**
+   * Removes the cancelled timers at the top of the heap, or all of them once they are half of it:
+   * a request's timeout (etcd's 7 s) is set for every proposal and almost always cancelled
+   * within milliseconds, so without compaction the heap would mostly hold dead timers.
+   * Compaction keeps the order: timers are ordered by (time, sequence), which never tie.
+   */
   private dropCancelledTop(): void {
-    while (this.heap.length > 0 && this.heap[0]!.cancelled) this.pop();
+    const h = this.heap;
+    if (this.cancelledInHeap > 32 && this.cancelledInHeap * 2 > h.length) {
+      this.heap = h.filter((t) => !t.cancelled);
+      this.cancelledInHeap = 0;
+      for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.siftDown(i);
+      return;
+    }
+    while (h.length > 0 && h[0]!.cancelled) {
+      this.pop();
+      this.cancelledInHeap--;
+    }
   }
 
   private push(entry: TimerEntry): void {
@@ -387,6 +406,25 @@ export class Clock {
     }
   }
 
+  /**
+   * Takes a picked timer out of the heap. It is the top unless work that ran between the pick and
+   * the run changed the heap (set an earlier timer, or cancelled this one and compacted).
+   */
+  private remove(entry: TimerEntry): void {
+    const h = this.heap;
+    if (h[0] === entry) this.pop();
+    else {
+      const i = h.indexOf(entry);
+      if (i < 0) return;
+      const last = h.pop()!;
+      if (i < h.length) {
+        h[i] = last;
+        for (let j = (h.length >> 1) - 1; j >= 0; j--) this.siftDown(j);
+      }
+    }
+    if (entry.cancelled) this.cancelledInHeap--;
+  }
+
   private pop(): TimerEntry | undefined {
     const h = this.heap;
     if (h.length === 0) return undefined;
@@ -394,19 +432,24 @@ export class Clock {
     const last = h.pop()!;
     if (h.length > 0) {
       h[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && compareEntries(h[l]!, h[m]!) < 0) m = l;
-        if (r < h.length && compareEntries(h[r]!, h[m]!) < 0) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m]!, h[i]!];
-        i = m;
-      }
+      this.siftDown(0);
     }
     return top;
+  }
+
+  private siftDown(start: number): void {
+    const h = this.heap;
+    let i = start;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < h.length && compareEntries(h[l]!, h[m]!) < 0) m = l;
+      if (r < h.length && compareEntries(h[r]!, h[m]!) < 0) m = r;
+      if (m === i) break;
+      [h[i], h[m]] = [h[m]!, h[i]!];
+      i = m;
+    }
   }
 }
 

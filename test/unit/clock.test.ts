@@ -65,6 +65,38 @@ describe('Clock', () => {
     assert.equal(fired, false);
   });
 
+  it('keeps the order of live timers when it drops many cancelled ones (a request timeout per write)', async () => {
+    const clock = new Clock(0);
+    const fired: [number, number][] = [];
+    const seen: number[] = [];
+    const rnd = new Random('heap');
+    const live: number[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const at = rnd.int(50);
+      const t = clock.setTimer(at, () => void fired.push([clock.now(), i]));
+      // Most timers are cancelled soon after they are set, as etcd's 7 s request timeout is.
+      if (i % 10 !== 0) clock.clearTimer(t);
+      else live.push(i);
+      if (i % 100 === 99) await clock.advance(1);
+    }
+    await clock.settle();
+    // Every live timer ran once, in (time, insertion) order.
+    assert.deepEqual(fired.map(([, i]) => i).sort((a, b) => a - b), live);
+    for (let k = 1; k < fired.length; k++) {
+      const [t0, i0] = fired[k - 1]!;
+      const [t1, i1] = fired[k]!;
+      assert.ok(t0 < t1 || (t0 === t1 && i0 < i1), `timer ${i1} at ${t1} ran after ${i0} at ${t0}`);
+    }
+    assert.deepEqual(clock.pending(), []);
+    // Cancelling a timer that already ran, or twice, changes nothing.
+    const t = clock.setTimer(1, () => void seen.push(-1));
+    await clock.advance(1);
+    clock.clearTimer(t);
+    clock.clearTimer(t);
+    assert.equal(seen.at(-1), -1);
+    assert.equal(clock.nextTimerAt(), undefined);
+  });
+
   it('surfaces a failing timer to the caller that drives time', async () => {
     const clock = new Clock(0);
     clock.setTimer(1, () => {
