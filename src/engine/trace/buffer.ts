@@ -56,15 +56,28 @@ export class TraceBuffer {
    * record carries the time it was reserved, when its work began, so records stay in time order.
    */
   emit<R extends TraceRecord>(draft: TraceDraft<R>, reserved?: number): R {
+    return this.emitOwned<R>({ ...draft }, reserved);
+  }
+
+  /**
+   * `emit` for a draft the caller hands over and never touches again (a Raft message's record,
+   * built fresh for each message): it is stamped and frozen in place instead of copied.
+   */
+  emitOwned<R extends TraceRecord>(draft: TraceDraft<R>, reserved?: number): R {
     const id = reserved ?? this.nextId++;
     let time = this.clock.now();
     if (reserved !== undefined) {
       time = this.reservedAt.get(reserved) ?? time;
       this.reservedAt.delete(reserved);
     }
-    const record = Object.freeze({ ...draft, id, time }) as unknown as R;
+    const stamped = draft as { id?: number; time?: number };
+    stamped.id = id;
+    stamped.time = time;
+    const record = Object.freeze(draft) as unknown as R;
     if (id >= this.oldestId()) this.ring[(id - 1) % this.capacity] = record;
-    for (const listener of [...this.listeners]) listener(record);
+    // Listeners subscribed or unsubscribed by a listener take effect from the next record.
+    if (this.listeners.size === 1) this.listeners.values().next().value!(record);
+    else if (this.listeners.size > 1) for (const listener of [...this.listeners]) listener(record);
     return record;
   }
 

@@ -11,6 +11,7 @@
 import type { Clock } from '../../clock';
 import type { TraceBuffer } from '../../trace/buffer';
 import type { EtcdMessageRecord } from '../../trace/etcd';
+import type { TraceDraft } from '../../trace/types';
 import type { Message, NodeId, Snapshot } from '../raft/types';
 
 export interface Peer {
@@ -24,6 +25,8 @@ export interface Peer {
   /** The snapshot to send instead of the log's (etcd merges the current database into it). */
   outgoingSnapshot(): Snapshot;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Heartbeats are the cluster's pulse: they never keep virtual time from settling. */
 function isPulse(m: Message): boolean {
@@ -89,19 +92,26 @@ export class PeerNetwork {
   }
 
   send(from: Peer, msgs: readonly Message[]): void {
-    for (const m of msgs) this.sendOne(from, m);
+    for (const raw of msgs) {
+      const m = raw.type === 'MsgSnap' ? { ...raw, snapshot: from.outgoingSnapshot() } : raw;
+      const deliver = this.prepare(from, m);
+      if (!deliver) continue;
+      const delay = this.oneWayMs();
+      if (delay === 0) this.queue.push(deliver);
+      else this.clock.setTimer(delay, deliver, { daemon: isPulse(m), label: `etcd ${m.type} ${from.name} -> ${this.peers.get(m.to)?.name ?? m.to}` });
+    }
     this.drain();
   }
 
-  private sendOne(from: Peer, raw: Message): void {
-    const m = raw.type === 'MsgSnap' ? { ...raw, snapshot: from.outgoingSnapshot() } : raw;
+  /** Records the message as sent; returns its delivery, or undefined when it is dropped at once. */
+  private prepare(from: Peer, m: Message): (() => void) | undefined {
     const sent = this.record('sent', from.name, m);
     const reason = this.blocked(m.from, m.to);
     if (reason) {
       this.drop(from, m, sent, reason);
-      return;
+      return undefined;
     }
-    const deliver = (): void => {
+    return (): void => {
       const why = this.blocked(m.from, m.to);
       if (why) {
         this.drop(from, m, sent, why);
@@ -111,9 +121,6 @@ export class PeerNetwork {
       this.peers.get(m.to)!.receive(m);
       if (m.type === 'MsgSnap') from.reportSnapshot(m.to, false);
     };
-    const delay = this.oneWayMs();
-    if (delay === 0) this.queue.push(deliver);
-    else this.clock.setTimer(delay, deliver, { daemon: isPulse(m), label: `etcd ${m.type} ${from.name} -> ${this.peers.get(m.to)?.name ?? m.to}` });
   }
 
   private drop(from: Peer, m: Message, sent: number, reason: 'stopped' | 'partitioned'): void {
@@ -136,8 +143,9 @@ export class PeerNetwork {
   }
 
   private record(event: EtcdMessageRecord['event'], from: string, m: Message, cause?: number, reason?: 'stopped' | 'partitioned'): number {
-    const draft = {
-      type: 'etcd.message' as const,
+    // Built once, in the record's own key order, and handed to the buffer to stamp in place.
+    const draft: Mutable<TraceDraft<EtcdMessageRecord>> = {
+      type: 'etcd.message',
       component: 'etcd',
       event,
       msgType: m.type,
@@ -149,9 +157,9 @@ export class PeerNetwork {
       commit: m.commit,
       entries: m.entries.length,
       reject: m.reject,
-      ...(cause !== undefined ? { cause } : {}),
-      ...(reason ? { reason } : {}),
     };
-    return this.messages.emit<EtcdMessageRecord>(draft).id;
+    if (cause !== undefined) draft.cause = cause;
+    if (reason) draft.reason = reason;
+    return this.messages.emitOwned<EtcdMessageRecord>(draft).id;
   }
 }

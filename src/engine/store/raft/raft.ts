@@ -132,13 +132,15 @@ export class Raft {
   /** Queues a message; the term is set here except on votes (which carry the campaign's term) and local requests. */
   send(fields: Partial<Message> & Pick<Message, 'type' | 'to'>): void {
     const t = fields.type;
-    let m = message({ from: this.id, ...fields });
+    const term = fields.term ?? 0;
+    let m: Message;
     if (t === 'MsgVote' || t === 'MsgVoteResp' || t === 'MsgPreVote' || t === 'MsgPreVoteResp') {
-      if (m.term === 0) throw new Error(`term should be set when sending ${t}`);
+      if (term === 0) throw new Error(`term should be set when sending ${t}`);
+      m = message({ from: this.id, ...fields });
     } else {
-      if (m.term !== 0) throw new Error(`term should not be set when sending ${t} (was ${m.term})`);
+      if (term !== 0) throw new Error(`term should not be set when sending ${t} (was ${term})`);
       // Proposals and read requests forwarded to the leader are local requests: no term.
-      if (t !== 'MsgProp' && t !== 'MsgReadIndex') m = { ...m, term: this.term };
+      m = t === 'MsgProp' || t === 'MsgReadIndex' ? message({ from: this.id, ...fields }) : message({ from: this.id, ...fields, term: this.term });
     }
     if (t === 'MsgAppResp' || t === 'MsgVoteResp' || t === 'MsgPreVoteResp') {
       // A vote or an append acknowledgement may only leave once what it vouches for is on disk.
