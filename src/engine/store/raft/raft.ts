@@ -132,15 +132,14 @@ export class Raft {
   /** Queues a message; the term is set here except on votes (which carry the campaign's term) and local requests. */
   send(fields: Partial<Message> & Pick<Message, 'type' | 'to'>): void {
     const t = fields.type;
-    const term = fields.term ?? 0;
-    let m: Message;
+    const m = message(fields) as { -readonly [K in keyof Message]: Message[K] };
+    if (fields.from === undefined) m.from = this.id;
     if (t === 'MsgVote' || t === 'MsgVoteResp' || t === 'MsgPreVote' || t === 'MsgPreVoteResp') {
-      if (term === 0) throw new Error(`term should be set when sending ${t}`);
-      m = message({ from: this.id, ...fields });
+      if (m.term === 0) throw new Error(`term should be set when sending ${t}`);
     } else {
-      if (term !== 0) throw new Error(`term should not be set when sending ${t} (was ${term})`);
+      if (m.term !== 0) throw new Error(`term should not be set when sending ${t} (was ${m.term})`);
       // Proposals and read requests forwarded to the leader are local requests: no term.
-      m = t === 'MsgProp' || t === 'MsgReadIndex' ? message({ from: this.id, ...fields }) : message({ from: this.id, ...fields, term: this.term });
+      if (t !== 'MsgProp' && t !== 'MsgReadIndex') m.term = this.term;
     }
     if (t === 'MsgAppResp' || t === 'MsgVoteResp' || t === 'MsgPreVoteResp') {
       // A vote or an append acknowledgement may only leave once what it vouches for is on disk.

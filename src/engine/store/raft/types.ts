@@ -86,7 +86,23 @@ export interface Message {
 
 /** A message with every field at its zero value unless given (protobuf's defaults). */
 export function message(fields: Partial<Message> & Pick<Message, 'type'>): Message {
-  return { from: NONE, to: NONE, term: 0, logTerm: 0, index: 0, entries: EMPTY, commit: 0, reject: false, rejectHint: 0, ...fields };
+  // Field by field rather than a spread over defaults: every message then has one shape, which
+  // keeps the hot paths that read them (transport, stepLeader, the trace) monomorphic.
+  const m: { -readonly [K in keyof Message]: Message[K] } = {
+    type: fields.type,
+    from: fields.from ?? NONE,
+    to: fields.to ?? NONE,
+    term: fields.term ?? 0,
+    logTerm: fields.logTerm ?? 0,
+    index: fields.index ?? 0,
+    entries: fields.entries ?? EMPTY,
+    commit: fields.commit ?? 0,
+    reject: fields.reject ?? false,
+    rejectHint: fields.rejectHint ?? 0,
+  };
+  if (fields.snapshot !== undefined) m.snapshot = fields.snapshot;
+  if (fields.context !== undefined) m.context = fields.context;
+  return m;
 }
 
 const EMPTY: readonly Entry[] = Object.freeze([]);
