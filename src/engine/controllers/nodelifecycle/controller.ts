@@ -29,7 +29,8 @@ import { NODE_NOT_READY_POD_MESSAGE, podMarkedNotReady } from './pods';
 import { RateLimitedTimedQueue } from './rate-limited-queue';
 import { noScheduleTaintChanges, NOT_READY_NO_EXECUTE, taintExists, UNREACHABLE_NO_EXECUTE } from './taints';
 import { NODE_LEASE_NAMESPACE, type Lease, type Node, type NodeCondition, type Pod } from '../util/types/node';
-import { computeZoneState, DEFAULT_EVICTION_SETTINGS, zoneKey, zoneQps, type EvictionSettings, type ZoneState } from './zones';
+import { DEFAULT_EVICTION_SETTINGS, zoneKey, type EvictionSettings, type ZoneState } from './zones';
+import { planDisruption, planTaintBasedEviction } from './plan';
 
 export const NODE_CONTROLLER_ACCOUNT = 'node-controller';
 
@@ -86,7 +87,7 @@ export class NodeLifecycleController {
     this.pods = deps.informers.informerFor<Pod>(PODS, {}, { [NODE_NAME_INDEX]: nodeNameIndexFunc });
     this.leases = deps.informers.informerFor<Lease>(LEASES);
     this.recorder = eventRecorder(deps, 'node-controller', 'node-controller events');
-    const informers = [this.nodes, this.pods, this.leases] as SharedIndexInformer[];
+    const informers = [this.nodes, this.pods, this.leases];
     this.nodeUpdates = controlLoop(deps, { name: 'node-lifecycle', workers: 8, informers, sync: (key, ctx) => this.syncNode(key, ctx) });
     this.podUpdates = controlLoop(deps, { name: 'node-lifecycle-pods', workers: 4, informers, sync: (key, ctx) => this.syncPod(key, ctx) });
     this.nodes.addEventHandler({ onAdd: (n) => this.nodeUpdates.enqueueObject(n), onUpdate: (old, n) => old !== n && this.nodeUpdates.enqueueObject(n) });
@@ -230,20 +231,10 @@ export class NodeLifecycleController {
   }
 
   private async processTaintBasedEviction(client: Client, node: Node, observed: NodeCondition): Promise<void> {
-    const now = this.clock.rfc3339();
-    switch (observed.status) {
-      case 'False':
-        if (taintExists(node.spec?.taints, UNREACHABLE_NO_EXECUTE)) await swapNodeControllerTaints(client, node, [NOT_READY_NO_EXECUTE], [UNREACHABLE_NO_EXECUTE], now);
-        else this.markNodeForTainting(node, 'False');
-        return;
-      case 'Unknown':
-        if (taintExists(node.spec?.taints, NOT_READY_NO_EXECUTE)) await swapNodeControllerTaints(client, node, [UNREACHABLE_NO_EXECUTE], [NOT_READY_NO_EXECUTE], now);
-        else this.markNodeForTainting(node, 'Unknown');
-        return;
-      case 'True':
-        await this.markNodeAsReachable(client, node);
-        return;
-    }
+    const step = planTaintBasedEviction(node, observed);
+    if (step?.kind === 'swap') await swapNodeControllerTaints(client, node, [step.add], [step.remove], this.clock.rfc3339());
+    else if (step?.kind === 'queue') this.markNodeForTainting(node, step.status);
+    else if (step?.kind === 'reachable') await this.markNodeAsReachable(client, node);
   }
 
   private markNodeForTainting(node: Node, status: 'False' | 'Unknown'): void {
@@ -287,57 +278,26 @@ export class NodeLifecycleController {
   // --- zone disruption -------------------------------------------------------------------------
 
   private async handleDisruption(zoneConditions: Map<string, (NodeCondition | undefined)[]>, nodes: readonly Node[]): Promise<void> {
-    const s = this.settings;
-    const newStates = new Map<string, ZoneState>();
-    let allAreFullyDisrupted = true;
-    for (const [zone, conditions] of zoneConditions) {
-      const [, state] = computeZoneState(conditions, s.unhealthyZoneThreshold);
-      if (state !== 'FullDisruption') allAreFullyDisrupted = false;
-      newStates.set(zone, state);
-      if (!this.zoneStates.has(zone)) this.zoneStates.set(zone, 'Initial');
-    }
-    let allWasFullyDisrupted = true;
-    for (const [zone, state] of [...this.zoneStates]) {
-      if (!zoneConditions.has(zone)) {
-        this.zoneStates.delete(zone);
-        continue;
-      }
-      if (state !== 'FullDisruption') {
-        allWasFullyDisrupted = false;
-        break;
-      }
-    }
-    if (allAreFullyDisrupted && allWasFullyDisrupted) return;
-    if (allAreFullyDisrupted) {
+    const plan = planDisruption(this.zoneStates, zoneConditions, this.settings);
+    this.zoneStates.clear();
+    for (const [zone, state] of plan.zones) this.zoneStates.set(zone, state);
+    if (plan.mode === 'allDisrupted') {
       // Every node is unhealthy: most likely the control plane lost them, not the other way round.
       for (const node of nodes) await this.recorded(node.metadata.name ?? '', (client, observe) => {
         observe('all nodes are not Ready: master disruption mode, taints removed');
         return this.markNodeAsReachable(client, node);
       });
-      for (const zone of this.zoneStates.keys()) {
-        this.zoneTainters.get(zone)?.swapLimiter(0);
-        this.zoneStates.set(zone, 'FullDisruption');
-      }
-      return;
     }
-    if (allWasFullyDisrupted) {
+    if (plan.mode === 'recovered') {
       const now = this.clock.now();
       for (const node of nodes) {
         const h = this.health.get(node.metadata.name ?? '');
         if (h) this.health.set(node.metadata.name ?? '', { ...h, probeTimestamp: now, readyTransitionTimestamp: now });
       }
-      for (const zone of this.zoneStates.keys()) {
-        const state = newStates.get(zone) ?? 'Normal';
-        this.zoneTainters.get(zone)?.swapLimiter(zoneQps(state, zoneConditions.get(zone)?.length ?? 0, s));
-        this.zoneStates.set(zone, state);
-      }
-      return;
     }
-    for (const [zone, state] of this.zoneStates) {
-      const next = newStates.get(zone);
-      if (!next || next === state) continue;
-      this.zoneTainters.get(zone)?.swapLimiter(zoneQps(next, zoneConditions.get(zone)?.length ?? 0, s));
-      this.zoneStates.set(zone, next);
+    for (const { zone, state, qps } of plan.changes) {
+      this.zoneTainters.get(zone)?.swapLimiter(qps);
+      this.zoneStates.set(zone, state);
     }
   }
 
