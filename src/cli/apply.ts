@@ -11,7 +11,9 @@ import { readFileSync } from 'node:fs';
 import { createCluster, type Cluster } from '../engine/cluster';
 import { applyManifestText, type ApplyResult } from '../engine/kubectl/apply';
 import { formatTimeline } from '../engine/timeline/format';
-import { formatSummary, summaryObjects } from '../engine/timeline/summary';
+import type { Status } from '../engine/api/status';
+import { formatKubectlError } from '../engine/kubectl/format';
+import { formatSummary, summaryObjects, type SummaryObjects } from '../engine/timeline/summary';
 import { parseDuration } from './duration';
 import { ETCD_FLAGS_USAGE, existingDataNotice, isEtcdFlag, parseEtcdFlag, probeEtcd, resolveEtcdFlags, type EtcdFlags } from './etcd-flags';
 import { manifestFiles } from './files';
@@ -122,6 +124,13 @@ export interface Output {
   stderr: { write(text: string): unknown };
 }
 
+/** The lists of the end-of-run summary the API server refused, by resource, with its Status (only when there are any). */
+function listErrors(groups: readonly SummaryObjects[]): { listErrors?: { resource: string; status: Status }[] } {
+  const failed = groups.filter((g) => g.error);
+  if (failed.length === 0) return {};
+  return { listErrors: failed.map((g) => ({ resource: g.kind.gvr.group ? `${g.kind.gvr.resource}.${g.kind.gvr.group}` : g.kind.gvr.resource, status: g.error! })) };
+}
+
 export async function runApply(argv: string[], io: Output = process): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.stdout.write(USAGE);
@@ -172,7 +181,7 @@ export async function runApply(argv: string[], io: Output = process): Promise<nu
   const dropped = records.length > 0 ? records[0]!.id - firstRecord : 0;
   const objects = await summaryObjects(cluster.client());
   if (args.output === 'json') {
-    const body = { results, settled: run.settled, elapsedMs: run.elapsed, droppedRecords: dropped, records, objects: objects.flatMap((g) => g.items), ...(cluster.etcd ? { etcd: etcdJson(cluster.etcd, { maintenance, watchCache: cluster.server.watchCacheStatus() }) } : {}) };
+    const body = { results, settled: run.settled, elapsedMs: run.elapsed, droppedRecords: dropped, records, objects: objects.flatMap((g) => g.items), ...listErrors(objects), ...(cluster.etcd ? { etcd: etcdJson(cluster.etcd, { maintenance, watchCache: cluster.server.watchCacheStatus() }) } : {}) };
     io.stdout.write(JSON.stringify(body, null, 2) + '\n');
   } else {
     for (const r of results) (r.action === 'failed' ? io.stderr : io.stdout).write(`${r.message}\n`);
@@ -180,7 +189,8 @@ export async function runApply(argv: string[], io: Output = process): Promise<nu
     io.stdout.write('\n' + formatTimeline(records, start).join('\n') + '\n');
     if (!run.settled) io.stdout.write(`\nnot settled after ${run.elapsed / 1000}s of virtual time; still pending: ${run.pending.join(', ')}\n`);
     io.stdout.write('\n' + formatSummary(objects, cluster.clock.now()));
+    for (const g of objects) if (g.error) io.stderr.write(formatKubectlError(g.error));
   }
   await cluster.close();
-  return results.some((r) => r.action === 'failed') ? 1 : 0;
+  return results.some((r) => r.action === 'failed') || objects.some((g) => g.error) ? 1 : 0;
 }

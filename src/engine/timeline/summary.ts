@@ -4,6 +4,7 @@
  * laid out by kubectl's text printer, names prefixed with their kind as kubectl does when it
  * prints several kinds, and a NAMESPACE column (-A) once anything outside "default" is shown.
  */
+import { StatusError, type Status } from '../api/status';
 import type { GroupVersionResource, KubeObject } from '../api/types';
 import type { Client } from '../client/client';
 import { DEPLOYMENTS, ENDPOINTSLICES, PODS, REPLICASETS, SERVICES } from '../client/resources';
@@ -27,12 +28,24 @@ const KINDS: readonly SummaryKind[] = [
 export interface SummaryObjects {
   kind: SummaryKind;
   items: KubeObject[];
+  /** The API server's answer when the list failed (with etcd's quorum lost, `etcdserver: request timed out`). */
+  error?: Status;
 }
 
-/** The objects the summary shows, from every namespace, as the admin lists them. */
+/**
+ * The objects the summary shows, from every namespace, as the admin lists them. A list the API
+ * server refuses is kept as its Status, as `kubectl get` reports it and goes on to the next kind.
+ */
 export async function summaryObjects(client: Client): Promise<SummaryObjects[]> {
   const out: SummaryObjects[] = [];
-  for (const kind of KINDS) out.push({ kind, items: (await client.resource(kind.gvr).list()).items });
+  for (const kind of KINDS) {
+    try {
+      out.push({ kind, items: (await client.resource(kind.gvr).list()).items });
+    } catch (err) {
+      if (!(err instanceof StatusError)) throw err;
+      out.push({ kind, items: [], error: err.status });
+    }
+  }
   return out;
 }
 

@@ -138,4 +138,20 @@ describe('kubesim apply: the simulated etcd flags', () => {
     assert.match(timeline.stdout, /etcdctl +defragmented etcd-0: its database file went from \d+ to \d+ bytes/);
     assert.match(timeline.stdout, /etcd-0 +alarm NOSPACE of etcd-0 disarmed: writes are accepted again/);
   });
+  it('quorum lost to the end of the run: the summary lists the API server refuses are kubectl errors, not a crash', async function () {
+    this.timeout(120_000);
+    const argv = ['-f', file, '--nodes', '1', '--etcd-fault', 'stop:etcd-1@1s', '--etcd-fault', 'stop:etcd-2@1s', '--until', '3s'];
+    const text = await run(argv);
+    assert.equal(text.code, 1);
+    assert.match(text.stdout, /^configmap\/settings created$/m);
+    assert.match(text.stdout, /etcd-1 +etcd-1 stopped/);
+    const errors = text.stderr.split('\n').filter((l) => l !== '');
+    assert.ok(errors.length > 0 && errors.every((l) => l === 'Error from server: etcdserver: request timed out'), text.stderr);
+    assert.doesNotMatch(text.stderr, /StatusError|\n +at /);
+    const json = await run([...argv, '-o', 'json']);
+    assert.equal(json.code, 1);
+    const out = JSON.parse(json.stdout) as { listErrors?: { resource: string; status: { code: number; message: string } }[] };
+    assert.ok(out.listErrors && out.listErrors.length === errors.length, json.stdout.slice(-2000));
+    for (const e of out.listErrors) assert.deepEqual([e.status.code, e.status.message], [500, 'etcdserver: request timed out'], e.resource);
+  });
 });
