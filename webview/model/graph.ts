@@ -67,7 +67,7 @@ export const SIZE = {
   Deployment: { w: 236, h: 96 },
   ReplicaSet: { w: 236, h: 92 },
   Pod: { w: 236, h: 50 },
-  EndpointSlice: { w: 250, h: 46 },
+  EndpointSlice: { w: 250, h: 54 },
   Service: { w: 230, h: 82 },
   StatefulSet: { w: 236, h: 92 },
   DaemonSet: { w: 236, h: 92 },
