@@ -420,8 +420,11 @@ export class EtcdMember implements Peer {
       () => {
         this.writeTimer = undefined;
         if (this.node !== node) return;
-        this.writing = false;
+        // Still writing while the Ready is persisted and advanced: a message dropped on the way
+        // (its peer stopped or cut off) reports the peer unreachable at once, and the Ready that
+        // report makes must wait until this one is advanced.
         persist();
+        this.writing = false;
         if (this.tickPending) {
           this.tickPending = false;
           node.tick();
