@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createCluster, type Cluster } from '../engine/cluster';
 import { applyManifestText, type ApplyResult } from '../engine/kubectl/apply';
 import { formatTimeline } from '../engine/timeline/format';
+import { groupResourceKey } from '../engine/api/registry/builtin';
 import type { Status } from '../engine/api/status';
 import { formatKubectlError } from '../engine/kubectl/format';
 import { formatSummary, summaryObjects, type SummaryObjects } from '../engine/timeline/summary';
@@ -128,7 +129,7 @@ export interface Output {
 function listErrors(groups: readonly SummaryObjects[]): { listErrors?: { resource: string; status: Status }[] } {
   const failed = groups.filter((g) => g.error);
   if (failed.length === 0) return {};
-  return { listErrors: failed.map((g) => ({ resource: g.kind.gvr.group ? `${g.kind.gvr.resource}.${g.kind.gvr.group}` : g.kind.gvr.resource, status: g.error! })) };
+  return { listErrors: failed.map((g) => ({ resource: groupResourceKey(g.kind.gvr.group, g.kind.gvr.resource), status: g.error! })) };
 }
 
 export async function runApply(argv: string[], io: Output = process): Promise<number> {
