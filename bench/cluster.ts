@@ -41,6 +41,7 @@ import { Random } from '../src/engine/random';
 import { createSimulatedEtcd } from '../src/engine/store/etcdserver';
 import { deploymentManifest } from './manifests';
 import { installWorkCounter } from './work-counts';
+import { parseEtcdModes, type EtcdMode } from './etcd-modes';
 import { Reporter, gc, heapUsedBytes, nowMs, type BenchSuite } from './report';
 
 const TRACE_CAPACITY = 10_000;
@@ -163,22 +164,6 @@ async function untilReady(r: Reporter, cluster: Cluster, pods: number, wallStart
     if (ready >= pods) return { ready, quiescent: false };
     if (steps === 0 && cluster.clock.isQuiescent()) return { ready, quiescent: true };
   }
-}
-
-/** A store to run the deployments on: members/latency, such as 3/model (the default) or 1/instant. */
-interface EtcdMode {
-  readonly text: string;
-  readonly members: number;
-  readonly latency: 'model' | 'instant';
-}
-
-function parseEtcdModes(list: string): EtcdMode[] {
-  return list.split(',').map((text) => {
-    const [members, latency] = text.split('/');
-    const n = Number(members);
-    if (!(n === 1 || n === 3 || n === 5) || (latency !== 'model' && latency !== 'instant')) throw new Error(`bench cluster: --etcd ${JSON.stringify(text)}: use MEMBERS/LATENCY such as 3/model or 1/instant`);
-    return { text, members: n, latency };
-  });
 }
 
 async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, deployments: number, replicas: number, detail: RecordDetail, etcd?: EtcdMode, count = false): Promise<{ wall: number; cpu: number }> {
@@ -321,7 +306,7 @@ const suite: BenchSuite = async (args) => {
     const nodes = Number(option(args, '--nodes', quick ? '100' : '1000'));
     const deployments = Number(option(args, '--deployments', quick ? '30' : '300'));
     const replicas = Number(option(args, '--replicas', '100'));
-    const modes = parseEtcdModes(option(args, '--etcd', '3/model,1/instant'));
+    const modes = parseEtcdModes('cluster', option(args, '--etcd', '3/model,1/instant'));
     const walls: number[] = [];
     const cpus: number[] = [];
     for (const mode of modes) {

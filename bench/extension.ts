@@ -15,7 +15,8 @@
  *                    CPU the thread used within any one gap), block_p99_ms, loop_delay_max_ms and
  *                    loop_delay_p99_ms (monitorEventLoopDelay), gc_max_ms (the host's longest GC
  *                    pause), wall_ms to all Ready, host_peak_heap_mb (the extension host's thread),
- *                    worker_peak_heap_mb (the engine's, sampled every second), max_rss_mb, load
+ *                    worker_peak_heap_mb (the engine's, sampled every second), max_rss_mb, load,
+ *                    host_heap_after_gc_mb (what the host keeps once settled), host_view_events
  *
  *   npm run bench -- extension [--json] [--pods 3000] [--nodes PODS/30] [--replicas 100]
  *                              [--engine worker|thread|thread,worker] [--pods-per-node N]
@@ -36,9 +37,9 @@ import path from 'node:path';
 import { ClusterHost } from '../src/extension/cluster-host';
 import { DEFAULT_ENGINE_HEAP_MB, EngineClient } from '../src/extension/engine/client';
 import { DEFAULT_SETTINGS, type KubeSimSettings } from '../src/extension/settings';
-import type { ViewChange } from '../src/extension/view-types';
+import type { ClusterView, ViewObject } from '../src/extension/view-types';
 import type { MirrorSyncParams } from '../src/protocol/language-server';
-import { gc, heapUsedBytes, nowMs, percentile, Reporter, type BenchSuite } from './report';
+import { gc, heapUsedBytes, nowMs, percentile, Reporter, schedstat, type BenchSuite } from './report';
 import { deploymentsManifest } from './manifests';
 
 function option(args: string[], name: string, fallback: string): string {
@@ -47,16 +48,6 @@ function option(args: string[], name: string, fallback: string): string {
 }
 
 const PROBE_MS = 5;
-
-/** The host thread's time on a CPU and waiting for one (ns), from the kernel; undefined where there is no schedstat. */
-function schedstat(): { run: number; wait: number } | undefined {
-  try {
-    const [run, wait] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ');
-    return { run: Number(run), wait: Number(wait) };
-  } catch {
-    return undefined;
-  }
-}
 
 /** The gaps of a PROBE_MS interval beyond PROBE_MS: how long each turn of the loop was held. */
 class BlockProbe {
@@ -142,7 +133,8 @@ const START_TIMEOUT_MS = 300_000;
 /** What the bench needs of a running cluster, however it is hosted. */
 interface BenchHost {
   apply(file: string, text: string): Promise<{ action: string; message: string }[]>;
-  onViewChange(listener: (changes: readonly ViewChange[]) => void): () => void;
+  /** The tree's view of the cluster, as the host keeps it. */
+  readonly view: ClusterView;
   /** The status bar's read. */
   summary(): Promise<{ pods: { running: number } }>;
   /** The worker's messages: the longest the host's thread spent on one (the deserialization is before it). */
@@ -156,7 +148,7 @@ async function threadHost(settings: KubeSimSettings, mirror: (p: MirrorSyncParam
   const host = await ClusterHost.start({ settings, mirror, onError: (err) => console.error(err) });
   return {
     apply: (file, text) => host.apply(file, text),
-    onViewChange: (l) => host.view.onChange(l),
+    view: host.view,
     summary: () => host.summary(),
     dispose: () => host.dispose(),
   };
@@ -169,7 +161,7 @@ async function workerHost(settings: KubeSimSettings, mirror: (p: MirrorSyncParam
   const client = await Promise.race([EngineClient.start({ workerFile, settings, maxHeapMB, from: 'fresh', mirror, onNotice: (_severity, m) => console.error(m), onCrash: (m) => console.error(m) }), timeout]).finally(() => clearTimeout(timer));
   return {
     apply: (file, text) => client.call('apply', { file, text, dryRun: false }),
-    onViewChange: (l) => client.view.onChange(l),
+    view: client.view,
     summary: () => client.call('summary', {}),
     handling: client.handling,
     workerHeap: async () => (await client.call('heap', {})).used,
@@ -179,9 +171,10 @@ async function workerHost(settings: KubeSimSettings, mirror: (p: MirrorSyncParam
 
 const mb = (bytes: number): number => Math.round(bytes / 1e6);
 
-function isReady(o: ViewChange['object']): boolean {
-  const conditions = (o.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? [];
-  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+/** Ready as the tree shows a pod: kubectl's READY cell whole ("1/1"; the bench's pods have no readiness gates). */
+function isReady(v: ViewObject | undefined): boolean {
+  const [ready, total] = String(v?.row.ready ?? '').split('/');
+  return ready !== undefined && ready === total && Number(total) > 0;
 }
 
 interface RunOptions {
@@ -215,11 +208,11 @@ async function run(r: Reporter, mode: 'thread' | 'worker', o: RunOptions): Promi
   const allReady = new Promise<void>((resolve) => (resolveReady = resolve));
   // The status bar: a summary at most every 250 ms after changes.
   let summaryTimer: ReturnType<typeof setTimeout> | undefined;
-  const stop = host.onViewChange((changes) => {
+  const stop = host.view.onChange((changes) => {
     lastProgress = nowMs();
     for (const c of changes) {
       if (c.kind !== 'pods') continue;
-      if (c.type !== 'DELETED' && isReady(c.object)) ready.add(c.key);
+      if (c.type !== 'DELETED' && isReady(host.view.get('pods', c.key))) ready.add(c.key);
       else ready.delete(c.key);
     }
     if (ready.size >= pods && readyAt === 0) {
@@ -271,6 +264,9 @@ async function run(r: Reporter, mode: 'thread' | 'worker', o: RunOptions): Promi
   stop();
   if (summaryTimer) clearTimeout(summaryTimer);
   const round = (v: number): number | null => (Number.isFinite(v) ? Math.round(v * 10) / 10 : null);
+  // What the host keeps (the tree's view and the rest) once the garbage is collected.
+  gc();
+  const retained = heapUsedBytes();
   r.record({
     bench: 'extension.block',
     engine: mode,
@@ -292,6 +288,9 @@ async function run(r: Reporter, mode: 'thread' | 'worker', o: RunOptions): Promi
     apply_ms: Number.isFinite(applyMs) ? Math.round(applyMs) : null,
     wall_ms: Math.round(wallMs),
     host_peak_heap_mb: mb(Math.max(probe.peakHeap, heapUsedBytes())),
+    host_heap_after_gc_mb: mb(retained),
+    // Events the host's view holds (engine=worker: the newest the tree lists; thread: every one).
+    host_view_events: host.view.count('events'),
     ...(host.workerHeap ? { worker_peak_heap_mb: mb(workerPeak) } : {}),
     // The whole process (both threads), since it started: with both engines in one run, the worker's figure includes the thread run's peak.
     max_rss_mb: Math.round((process.resourceUsage().maxRSS * 1024) / 1e6),

@@ -4,9 +4,15 @@
  * watcher must see every event once, in order (resourceVersions strictly increase), and end with
  * the state a fresh list shows. Reports write latency (p50/p99; kube-apiserver's SLO for mutating
  * calls is p99 <= 1 s) and watch delivery figures. Watchers and the writer run in worker threads,
- * the cluster (a bare API server at x1 real time) on the main thread.
+ * the cluster (a bare API server at x1 real time) on the main thread. server_cpu_s is the whole
+ * process's CPU while the writer runs (watchers and writer included); server_thread_cpu_s and
+ * server_thread_waiting_s are the main thread's time on a CPU and waiting for one (the kernel's
+ * schedstat): on a shared machine the wait, not the work, is what stretches the latencies.
  *
- *   npm run bench -- http [--json] [--watchers 200] [--rate 500] [--duration 60]
+ * The store is compared side by side: three Raft members under the latency model (the cluster's
+ * default) beside one member in instant mode, each in its own run.
+ *
+ *   npm run bench -- http [--json] [--watchers 200] [--rate 500] [--duration 60] [--etcd 3/model,1/instant]
  */
 import { Agent, request } from 'node:https';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -15,7 +21,9 @@ import { ADMIN_USER } from '../src/engine/apiserver/authn/user';
 import { Pacer } from '../src/engine/pacer';
 import { realWallClock } from '../src/host/wall-clock';
 import { startApiEndpoint } from '../src/http';
-import { Reporter, nowMs, percentile, type BenchSuite } from './report';
+import { parseEtcdModes, type EtcdMode } from './etcd-modes';
+import { loadavg } from 'node:os';
+import { Reporter, nowMs, percentile, schedstat, type BenchSuite } from './report';
 
 const NAMESPACE = 'bench';
 const NAMES = 1000;
@@ -220,8 +228,13 @@ const suite: BenchSuite = async (args) => {
   const watchers = option(args, '--watchers', 200);
   const rate = option(args, '--rate', 500);
   const durationMs = option(args, '--duration', 60) * 1000;
+  const at = args.indexOf('--etcd');
+  for (const etcd of parseEtcdModes('http', at >= 0 ? (args[at + 1] ?? '') : '3/model,1/instant')) await watchLoad(r, etcd, watchers, rate, durationMs);
+};
 
-  const cluster = await createCluster({ seed: 'bench-http', bare: true });
+/** One run of the load against a bare API server on the given store. */
+async function watchLoad(r: Reporter, etcd: EtcdMode, watchers: number, rate: number, durationMs: number): Promise<void> {
+  const cluster = await createCluster({ seed: 'bench-http', bare: true, etcd: { members: etcd.members, latency: etcd.latency } });
   const endpoint = await startApiEndpoint({ api: cluster.server, clock: cluster.clock });
   const pacer = new Pacer(cluster.clock, realWallClock);
   pacer.resume();
@@ -231,7 +244,7 @@ const suite: BenchSuite = async (args) => {
   const listed = JSON.parse((await send(target, admin, 'GET', `/api/v1/namespaces/${NAMESPACE}/configmaps`)).body) as { metadata: { resourceVersion: string } };
   const fromRevision = listed.metadata.resourceVersion;
 
-  r.note(`http: ${watchers} watchers, ${rate} writes/s for ${durationMs / 1000}s`);
+  r.note(`http: ${etcd.text}: ${watchers} watchers, ${rate} writes/s for ${durationMs / 1000}s`);
   const threads: Worker[] = [];
   const reports: WatcherReport[] = [];
   let readyThreads = 0;
@@ -254,6 +267,7 @@ const suite: BenchSuite = async (args) => {
   }
   await ready;
   const cpuBefore = process.cpuUsage();
+  const schedBefore = schedstat();
   const writer = await new Promise<WriterReport>((resolve) => spawn<WriterReport>({ kind: 'writer', ...target, rate, durationMs }, (m, w) => {
     resolve(m);
     void w.terminate();
@@ -264,6 +278,8 @@ const suite: BenchSuite = async (args) => {
   const outcome = await Promise.race([done.then(() => 'done' as const), timeout]);
   const catchUpMs = nowMs() - caughtUpStart;
   const cpu = process.cpuUsage(cpuBefore);
+  const schedAfter = schedstat();
+  const seconds = (ns: number | undefined): number | null => (ns === undefined ? null : Number((ns / 1e9).toFixed(1)));
 
   const final = JSON.parse((await send(target, admin, 'GET', `/api/v1/namespaces/${NAMESPACE}/configmaps`)).body) as { items: { metadata: { name: string; resourceVersion: string } }[] };
   const truth = new Map(final.items.map((i) => [i.metadata.name, i.metadata.resourceVersion]));
@@ -284,6 +300,7 @@ const suite: BenchSuite = async (args) => {
   const sorted = [...writer.latenciesMs].sort((a, b) => a - b);
   r.record({
     bench: 'http.watch-load',
+    etcd: etcd.text,
     watchers,
     watchers_reporting: reports.length,
     writes: writer.writes,
@@ -302,6 +319,9 @@ const suite: BenchSuite = async (args) => {
     catch_up_ms: Math.round(catchUpMs),
     caught_up: outcome === 'done',
     server_cpu_s: Number(((cpu.user + cpu.system) / 1e6).toFixed(1)),
+    server_thread_cpu_s: seconds(schedBefore && schedAfter && schedAfter.run - schedBefore.run),
+    server_thread_waiting_s: seconds(schedBefore && schedAfter && schedAfter.wait - schedBefore.wait),
+    load_1m: Number(loadavg()[0]!.toFixed(1)), flushes: (globalThis as any).__fl, flushed_events: (globalThis as any).__ev,
   });
   for (const t of threads) await t.terminate();
   admin.destroy();
@@ -309,6 +329,6 @@ const suite: BenchSuite = async (args) => {
   await pacer.idle();
   await endpoint.close();
   await cluster.close();
-};
+}
 
 export default suite;

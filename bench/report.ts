@@ -1,4 +1,5 @@
 /** Shared output for benchmark suites: JSON lines with --json, an aligned table otherwise. */
+import { readFileSync } from 'node:fs';
 
 export type BenchSuite = (args: string[]) => Promise<void>;
 
@@ -68,4 +69,18 @@ export function heapUsedBytes(): number {
 export function gc(): void {
   const g = (globalThis as { gc?: () => void }).gc;
   if (g) g();
+}
+
+/**
+ * The main thread's time on a CPU and waiting for one (ns), from the kernel's schedstat;
+ * undefined where there is none. On a shared machine the wait is the time other threads and
+ * processes held the CPUs while this thread was ready to run.
+ */
+export function schedstat(): { run: number; wait: number } | undefined {
+  try {
+    const [run, wait] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ');
+    return { run: Number(run), wait: Number(wait) };
+  } catch {
+    return undefined;
+  }
 }

@@ -15,8 +15,9 @@ import { groupResourceKey } from '../engine/api/registry/builtin';
 import type { Status } from '../engine/api/status';
 import { formatKubectlError } from '../engine/kubectl/format';
 import { formatSummary, summaryObjects, type SummaryObjects } from '../engine/timeline/summary';
-import { parseDuration } from './duration';
-import { ETCD_FLAGS_USAGE, existingDataNotice, isEtcdFlag, parseEtcdFlag, probeEtcd, resolveEtcdFlags, type EtcdFlags } from './etcd-flags';
+import { parseVirtualDuration } from '../engine/api/duration';
+import { parseCommandLine, splitFlag, type Output } from './command';
+import { connectEtcd, ETCD_FLAGS_USAGE, isEtcdFlag, parseEtcdFlag, type EtcdFlags } from './etcd-flags';
 import { manifestFiles } from './files';
 import { checkFaultTargets, ETCD_SIM_FLAGS_USAGE, etcdJson, hasSimOnlyFlags, isEtcdSimFlag, parseEtcdSimFlag, scheduleFaults, scheduleMaintenance, SIM_ONLY_FLAGS_ERROR, type EtcdSimFlags } from './etcd-sim-flags';
 import type { MaintenanceResult } from '../engine/store/etcdserver/maintenance';
@@ -50,9 +51,7 @@ function parseArgs(argv: string[]): Args | string {
   const args: Args = { files: [], nodes: 3, seed: 'kubesim', until: 'settled', output: 'timeline', etcd: {}, sim: { faults: [] } };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    const eq = a.indexOf('=');
-    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    const inline = a.startsWith('--') && eq > 0 ? a.slice(eq + 1) : undefined;
+    const { flag, inline } = splitFlag(a);
     const value = (): string | undefined => inline ?? argv[++i];
     if (isEtcdSimFlag(flag)) {
       const problem = parseEtcdSimFlag(flag, value(), args.sim);
@@ -88,9 +87,9 @@ function parseArgs(argv: string[]): Args | string {
         const v = value();
         if (v === 'settled') args.until = 'settled';
         else {
-          const ms = v === undefined ? undefined : parseDuration(v);
-          if (ms === undefined) return `error: invalid value for --until: ${JSON.stringify(v ?? '')} (use "settled" or a duration such as 90s, 5m)`;
-          args.until = ms;
+          const ms = v === undefined ? undefined : parseVirtualDuration(v);
+          if (!ms?.ok) return `error: invalid value for --until: ${JSON.stringify(v ?? '')} (use "settled" or a duration such as 90s, 5m)`;
+          args.until = ms.value;
         }
         break;
       }
@@ -119,12 +118,6 @@ export async function applyFiles(cluster: Cluster, files: string[]): Promise<App
   return results;
 }
 
-/** Where the command writes: the process's streams, or a test's buffers. */
-export interface Output {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-}
-
 /** The lists of the end-of-run summary the API server refused, by resource, with its Status (only when there are any). */
 function listErrors(groups: readonly SummaryObjects[]): { listErrors?: { resource: string; status: Status }[] } {
   const failed = groups.filter((g) => g.error);
@@ -133,34 +126,15 @@ function listErrors(groups: readonly SummaryObjects[]): { listErrors?: { resourc
 }
 
 export async function runApply(argv: string[], io: Output = process): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.stdout.write(USAGE);
-    return 0;
-  }
-  const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    io.stderr.write(`${args}\n\n${USAGE}`);
-    return 2;
-  }
+  const args = parseCommandLine(argv, USAGE, parseArgs, io);
+  if (typeof args === 'number') return args;
   const files = manifestFiles(args.files);
   if (typeof files === 'string') {
     io.stderr.write(`${files}\n`);
     return 2;
   }
-  const etcd = resolveEtcdFlags(args.etcd);
-  if (typeof etcd === 'string') {
-    io.stderr.write(`${etcd}\n\n${USAGE}`);
-    return 2;
-  }
-  if (etcd) {
-    const contents = await probeEtcd(etcd);
-    if (typeof contents === 'string') {
-      io.stderr.write(`${contents}\n`);
-      return 1;
-    }
-    const notice = existingDataNotice(etcd.endpoints, contents);
-    if (notice) io.stderr.write(notice);
-  }
+  const etcd = await connectEtcd(args.etcd, USAGE, io.stderr);
+  if (typeof etcd === 'number') return etcd;
   const cluster = await createCluster({
     seed: args.seed,
     nodes: { count: args.nodes },

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Clock } from '../engine/clock';
 import { createStore, prefixEnd, type EtcdCredentials } from '../engine/store';
+import type { Output } from './command';
 
 export interface EtcdFlags {
   endpoints?: string[];
@@ -130,6 +131,29 @@ export async function probeEtcd(target: { endpoints: string[]; credentials?: Etc
     clearTimeout(timer);
     await store.close().catch(() => undefined);
   }
+}
+
+/**
+ * The etcd flags as a command starts on them: resolved (a usage error is printed with the usage,
+ * exit 2) and the etcd they name probed (one that does not answer: exit 1), its existing data
+ * noticed. Returns the etcd to build the cluster on (undefined: the simulated one), or the exit code.
+ */
+export async function connectEtcd(flags: EtcdFlags, usage: string, stderr: Output['stderr']): Promise<{ endpoints: string[]; credentials?: EtcdCredentials } | undefined | number> {
+  const etcd = resolveEtcdFlags(flags);
+  if (typeof etcd === 'string') {
+    stderr.write(`${etcd}\n\n${usage}`);
+    return 2;
+  }
+  if (etcd) {
+    const contents = await probeEtcd(etcd);
+    if (typeof contents === 'string') {
+      stderr.write(`${contents}\n`);
+      return 1;
+    }
+    const notice = existingDataNotice(etcd.endpoints, contents);
+    if (notice) stderr.write(notice);
+  }
+  return etcd;
 }
 
 /** The line that says a cluster starts from what an etcd already holds. */

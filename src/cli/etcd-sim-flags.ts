@@ -12,7 +12,7 @@ import { DEFAULT_QUOTA_BACKEND_BYTES } from '../engine/store/etcdserver/quota';
 import type { WatchCacheStatus } from '../engine/apiserver/storage/cluster-storage';
 import type { Clock } from '../engine/clock';
 import { alarmText } from '../engine/store/etcdserver/cluster';
-import { parseDuration } from './duration';
+import { parseVirtualDuration } from '../engine/api/duration';
 
 export type FaultAction = 'stop' | 'start' | 'partition' | 'heal' | 'slow';
 
@@ -94,9 +94,9 @@ export function parseEtcdSimFlag(flag: string, value: string | undefined, into: 
     if (!MAINTENANCE_ACTIONS.includes(action as MaintenanceAction)) return `error: invalid --etcd-maintenance action ${JSON.stringify(action)} (use compact, defrag or disarm)`;
     if (member !== undefined && action !== 'defrag') return `error: invalid --etcd-maintenance ${JSON.stringify(value)}: only defrag takes a member`;
     if (member !== undefined && !/^etcd-\d+$/.test(member) && member !== 'leader') return `error: invalid --etcd-maintenance member ${JSON.stringify(member)} (use leader or a member name such as etcd-1)`;
-    const atMs = parseDuration(time!);
-    if (atMs === undefined) return `error: invalid --etcd-maintenance time ${JSON.stringify(time)} (use a virtual duration such as 30s)`;
-    (into.maintenance ??= []).push({ action: action as MaintenanceAction, ...(member !== undefined ? { member } : {}), atMs, text: value });
+    const atMs = parseVirtualDuration(time!);
+    if (!atMs.ok) return `error: invalid --etcd-maintenance time ${JSON.stringify(time)} (use a virtual duration such as 30s)`;
+    (into.maintenance ??= []).push({ action: action as MaintenanceAction, ...(member !== undefined ? { member } : {}), atMs: atMs.value, text: value });
     return undefined;
   }
   const m = /^([a-z]+):([A-Za-z0-9._-]+)@(.+)$/.exec(value);
@@ -104,9 +104,9 @@ export function parseEtcdSimFlag(flag: string, value: string | undefined, into: 
   const [, action, target, time] = m;
   if (!ACTIONS.has(action as FaultAction)) return `error: invalid --etcd-fault action ${JSON.stringify(action)} (use stop, start, partition, heal or slow)`;
   if (target !== 'leader' && !/^etcd-\d+$/.test(target!)) return `error: invalid --etcd-fault target ${JSON.stringify(target)} (use leader or a member name such as etcd-1)`;
-  const atMs = parseDuration(time!);
-  if (atMs === undefined) return `error: invalid --etcd-fault time ${JSON.stringify(time)} (use a virtual duration such as 20s)`;
-  into.faults.push({ action: action as FaultAction, target: target!, atMs, text: value });
+  const atMs = parseVirtualDuration(time!);
+  if (!atMs.ok) return `error: invalid --etcd-fault time ${JSON.stringify(time)} (use a virtual duration such as 20s)`;
+  into.faults.push({ action: action as FaultAction, target: target!, atMs: atMs.value, text: value });
   return undefined;
 }
 

@@ -10,13 +10,16 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createCluster, type Cluster } from '../engine/cluster';
-import { DEFAULT_METRIC_RESOLUTION_MS } from '../engine/components/metrics-server';
+import { DEFAULT_METRIC_RESOLUTION_MS, METRICS_APISERVICE, METRICS_GROUP, METRICS_VERSION } from '../engine/components/metrics-server';
+import { API_SERVICES } from '../engine/apiserver/apiregistration/autoregister';
+import { hasTrueCondition, obj } from '../engine/printers/format';
 import { ADMIN_USER, ALL_AUTHENTICATED, type UserInfo } from '../engine/apiserver/authn/user';
 import { Pacer } from '../engine/pacer';
 import { realWallClock } from '../host/wall-clock';
 import { kubeconfigText, startApiEndpoint, KUBERNETES_VERSION, type ApiEndpoint } from '../http';
 import { applyManifestText } from '../engine/kubectl/apply';
-import { ETCD_FLAGS_USAGE, existingDataNotice, isEtcdFlag, parseEtcdFlag, probeEtcd, resolveEtcdFlags, type EtcdFlags } from './etcd-flags';
+import { parseCommandLine, splitFlag } from './command';
+import { connectEtcd, ETCD_FLAGS_USAGE, isEtcdFlag, parseEtcdFlag, type EtcdFlags } from './etcd-flags';
 import { manifestFiles } from './files';
 import { checkFaultTargets, ETCD_SIM_FLAGS_USAGE, etcdSummary, hasSimOnlyFlags, maintenanceLine, isEtcdSimFlag, parseEtcdSimFlag, scheduleFaults, scheduleMaintenance, SIM_ONLY_FLAGS_ERROR, type EtcdSimFlags } from './etcd-sim-flags';
 import { EtcdClient } from '../engine/store/etcdserver';
@@ -83,9 +86,7 @@ function parseArgs(argv: string[]): ServeArgs | string {
   const args: ServeArgs = { port: 6443, nodes: 3, seed: 'kubesim', kubeconfig: 'kubesim.kubeconfig', users: [], files: [], metricsServer: true, etcd: {}, sim: { faults: [] }, etcdctlEnv: 'kubesim.etcdctl.env' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    const eq = a.indexOf('=');
-    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    const inline = a.startsWith('--') && eq > 0 ? a.slice(eq + 1) : undefined;
+    const { flag, inline } = splitFlag(a);
     const value = (): string | undefined => inline ?? argv[++i];
     if (flag === '--no-metrics-server') {
       if (inline !== undefined) return `error: flag ${flag} takes no value`;
@@ -210,34 +211,41 @@ async function applyManifests(cluster: Cluster, paths: string[]): Promise<boolea
   return ok;
 }
 
+/**
+ * How much virtual time `serve` runs before it listens: metrics-server scrapes once its informers
+ * have synced and again one resolution later, and kube-aggregator's availability check (every
+ * 5 s) then marks v1beta1.metrics.k8s.io Available: about 15 s with an instant etcd and 19 s
+ * with the latency model (test/unit/cli/serve-warmup.test.ts checks it with serve's defaults).
+ */
+export const SERVE_WARMUP_MS = 2 * DEFAULT_METRIC_RESOLUTION_MS;
+/** How long, in wall time, serve waits past the warm-up for the metrics API before it goes on. */
+const METRICS_WAIT_MS = 60_000;
+
+/** The metrics API is served and in discovery: its backend ready and its APIService Available. */
+export function metricsApiAvailable(cluster: Cluster): boolean {
+  if (cluster.server.aggregator.isUnavailable(METRICS_GROUP, METRICS_VERSION)) return false;
+  const service = cluster.server.reader.cached(API_SERVICES).find((s) => s.metadata.name === METRICS_APISERVICE);
+  return hasTrueCondition(obj(service?.status).conditions, 'Available');
+}
+
+async function untilMetricsApiAvailable(cluster: Cluster, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (!metricsApiAvailable(cluster)) {
+    if (Date.now() >= end) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
+}
+
 export async function runServe(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    process.stderr.write(`${args}\n\n${USAGE}`);
-    return 2;
-  }
+  const args = parseCommandLine(argv, USAGE, parseArgs, process);
+  if (typeof args === 'number') return args;
   // Virtual time follows the wall clock so the ages kubectl computes itself (describe, logs
-  // --timestamps) agree with the ones the server prints. It starts one metric resolution early:
+  // --timestamps) agree with the ones the server prints. It starts SERVE_WARMUP_MS early so that
   // by the time kubectl connects, metrics-server has scraped twice and its API is available.
-  const head = args.metricsServer ? DEFAULT_METRIC_RESOLUTION_MS : 0;
-  const etcd = resolveEtcdFlags(args.etcd);
-  if (typeof etcd === 'string') {
-    process.stderr.write(`${etcd}\n\n${USAGE}`);
-    return 2;
-  }
-  if (etcd) {
-    const contents = await probeEtcd(etcd);
-    if (typeof contents === 'string') {
-      process.stderr.write(`${contents}\n`);
-      return 1;
-    }
-    const notice = existingDataNotice(etcd.endpoints, contents);
-    if (notice) process.stderr.write(notice);
-  }
+  const head = args.metricsServer ? SERVE_WARMUP_MS : 0;
+  const etcd = await connectEtcd(args.etcd, USAGE, process.stderr);
+  if (typeof etcd === 'number') return etcd;
   let cluster: Cluster;
   try {
     cluster = await createCluster({
@@ -296,6 +304,11 @@ export async function runServe(argv: string[]): Promise<number> {
   }
   pacer.setSpeed(1);
   pacer.resume();
+  // The warm-up covers it with the default options; a slower etcd (a real one, slow disks, a
+  // fault at the start) may take longer: kubectl is told where to connect once the API is whole.
+  if (args.metricsServer && !(await untilMetricsApiAvailable(cluster, METRICS_WAIT_MS))) {
+    process.stderr.write(`kubesim: the APIService ${METRICS_APISERVICE} is not Available after ${METRICS_WAIT_MS / 1000}s: metrics.k8s.io is left out of discovery until it is\n`);
+  }
   process.stdout.write(`kubesim: serving the Kubernetes ${KUBERNETES_VERSION} API at ${endpoint.url} (port ${endpoint.port}, ${cluster.nodes().length} nodes, seed ${JSON.stringify(args.seed)})\n`);
   if (etcd) process.stdout.write(`kubesim: the cluster is stored in etcd at ${etcd.endpoints.join(',')}\n`);
   else if (cluster.etcd) process.stdout.write(`kubesim: ${etcdSummary(cluster.etcd)}\n`);

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Validator, createValidationCluster, type DocumentReport } from '../engine/validator/validator';
+import { parseCommandLine } from './command';
 import { manifestFiles } from './files';
 
 const USAGE = `Validate Kubernetes manifests against the Kubernetes 1.35 API server's rules.
@@ -64,15 +65,8 @@ function textReport(reports: DocumentReport[]): string {
 }
 
 export async function runValidate(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    process.stderr.write(`${args}\n\n${USAGE}`);
-    return 2;
-  }
+  const args = parseCommandLine(argv, USAGE, parseArgs, process);
+  if (typeof args === 'number') return args;
   const files = manifestFiles(args.paths, { recursive: true });
   if (typeof files === 'string') {
     process.stderr.write(`${files}\n`);

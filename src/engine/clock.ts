@@ -91,6 +91,14 @@ export class Clock {
     this.nowMs = startMs;
   }
 
+  /**
+   * Whether advance, step, settle or until is running timers right now. A host may hold output
+   * until the run ends (the HTTP facade sends the watch events of one run together).
+   */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
   /** Current virtual time in ms since the Unix epoch. */
   now(): number {
     return this.nowMs;

@@ -32,6 +32,8 @@ const RESOURCES: Record<ViewKind, GroupVersionResource> = {
 
 export class InformerClusterView extends ViewListeners implements ClusterView {
   private readonly informers = new Map<ViewKind, SharedIndexInformer>();
+  /** The pods' informer (one of `informers`), typed for the scheduler's accounting of requests. */
+  private readonly pods: SharedIndexInformer<Pod>;
   private pending: ViewChange[] = [];
   private flushing = false;
 
@@ -54,6 +56,7 @@ export class InformerClusterView extends ViewListeners implements ClusterView {
       });
       this.informers.set(kind, informer);
     }
+    this.pods = factory.informerFor<Pod>(PODS);
   }
 
   get synced(): boolean {
@@ -86,7 +89,7 @@ export class InformerClusterView extends ViewListeners implements ClusterView {
   }
 
   requested(nodeName: string): { milliCPU: number; memory: number; pods: number } {
-    return requestedBy(this.informer('pods').indexer.byIndex(NODE_NAME_INDEX, nodeName), (p) => p, (p) => computePodResources(p as unknown as Pod).requests);
+    return requestedBy(this.pods.indexer.byIndex(NODE_NAME_INDEX, nodeName), (p) => p, (p) => computePodResources(p).requests);
   }
 
   slicesOfService(namespace: string, name: string): ViewObject[] {

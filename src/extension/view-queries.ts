@@ -21,11 +21,29 @@ function eventTime(e: KubeObject): string {
   return typeof t === 'string' ? t : '';
 }
 
+/** Events the Cluster tree lists at most: the newest ones. */
+export const RECENT_EVENTS = 50;
+
+/** Where an Event stands in the newest-first order: when it last happened, then its write. */
+export interface EventAge {
+  readonly t: string;
+  readonly rv: number;
+}
+
+export function eventAge(e: KubeObject): EventAge {
+  return { t: eventTime(e), rv: Number(e.metadata.resourceVersion ?? 0) };
+}
+
+/** Negative when a is newer than b (it comes first), positive when older. */
+export function newerFirst(a: EventAge, b: EventAge): number {
+  return a.t === b.t ? b.rv - a.rv : a.t < b.t ? 1 : -1;
+}
+
 /** The newest `limit` events first (ties: the later write first). */
 export function newestEvents<T>(events: Iterable<T>, objectOf: (e: T) => KubeObject, limit: number): T[] {
   return [...events]
-    .map((e) => ({ e, t: eventTime(objectOf(e)), rv: Number(objectOf(e).metadata.resourceVersion ?? 0) }))
-    .sort((a, b) => (a.t === b.t ? b.rv - a.rv : a.t < b.t ? 1 : -1))
+    .map((e) => ({ e, age: eventAge(objectOf(e)) }))
+    .sort((a, b) => newerFirst(a.age, b.age))
     .slice(0, limit)
     .map((x) => x.e);
 }

@@ -16,6 +16,7 @@ export interface ViewObject {
   readonly kind: ViewKind;
   /** "namespace/name", or "name" for cluster-scoped objects (client-go's MetaNamespaceKey). */
   readonly key: string;
+  /** The object; on the extension host's side of the engine worker, its summary (view-summary.ts: what the tree reads). */
   readonly object: KubeObject;
   /** kubectl get's cells by lower-case column name: status, ready, restarts, node, ... */
   readonly row: Readonly<Record<string, Cell>>;

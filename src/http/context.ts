@@ -4,6 +4,7 @@ import type { Clock } from '../engine/clock';
 import type { ApiServer } from '../engine/apiserver/server';
 import type { Impersonation } from '../engine/apiserver/request';
 import type { KubeletLogSource } from '../engine/kubelet';
+import type { WatchWrites } from './watch-writes';
 
 export interface Facade {
   api: ApiServer;
@@ -14,6 +15,8 @@ export interface Facade {
   address(): string;
   /** Open watch and log streams, ended at shutdown. */
   streams: Set<() => void>;
+  /** When the watch streams' held events are written. */
+  watchWrites: WatchWrites;
 }
 
 export interface Exchange {

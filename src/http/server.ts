@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { ApiServer } from '../engine/apiserver/server';
 import { resolveRequestInfo, RequestInfoError } from '../engine/apiserver/request-info';
 import type { Clock } from '../engine/clock';
+import { WatchWrites } from './watch-writes';
 import { badRequestError } from '../engine/api/status';
 import type { Exchange, Facade } from './context';
 import { bearerToken, impersonation } from './identity';
@@ -84,6 +85,7 @@ export async function startApiEndpoint(options: ApiEndpointOptions): Promise<Api
     logs: options.logs,
     address: () => `${LOOPBACK}:${port}`,
     streams: new Set(),
+    watchWrites: new WatchWrites(options.clock),
   };
   const tls = options.tls ?? selfSignedCertificate('kubesim', [LOOPBACK], ['localhost']);
   const server: Server = createServer({ key: tls.key, cert: tls.cert, keepAliveTimeout: 60_000 }, handler(facade));
@@ -102,6 +104,7 @@ export async function startApiEndpoint(options: ApiEndpointOptions): Promise<Api
     close: () =>
       new Promise<void>((resolve) => {
         for (const end of [...facade.streams]) end();
+        facade.watchWrites.dispose();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -4,7 +4,7 @@
  * passes, or an ERROR event (410 Expired for a compacted resourceVersion) ends it. Events the
  * engine delivers before the headers are out (the initial state) wait in order. Events delivered
  * together go out in one write: with hundreds of watchers, one TLS record per event would cost
- * more than the events themselves.
+ * more than the events themselves (when a write happens: watch-writes.ts).
  */
 import type { ApiRequest, WatchEvent } from '../engine/apiserver/request';
 import type { Exchange } from './context';
@@ -44,12 +44,10 @@ export async function serveWatch(x: Exchange, request: ApiRequest, out: Output, 
   let ended = false;
   const pending: (Buffer | undefined)[] = [];
   let batch: Buffer[] = [];
-  let flushing: ReturnType<typeof setImmediate> | undefined;
   let stop = (): void => undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const flush = (): void => {
-    flushing = undefined;
     if (batch.length > 0 && !ended) res.write(batch.length === 1 ? batch[0] : Buffer.concat(batch));
     batch = [];
   };
@@ -59,7 +57,6 @@ export async function serveWatch(x: Exchange, request: ApiRequest, out: Output, 
     ended = true;
     stop();
     if (timer) clearTimeout(timer);
-    if (flushing) clearImmediate(flushing);
     x.facade.streams.delete(finish);
     if (started) res.end(batch.length > 0 ? Buffer.concat(batch) : undefined);
   };
@@ -67,8 +64,8 @@ export async function serveWatch(x: Exchange, request: ApiRequest, out: Output, 
     if (ended) return;
     if (!started) pending.push(line);
     else {
+      if (batch.length === 0) x.facade.watchWrites.hold(flush);
       batch.push(line);
-      flushing ??= setImmediate(flush);
     }
   };
 

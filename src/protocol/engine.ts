@@ -70,6 +70,7 @@ export interface WireViewChange {
   readonly kind: EngineViewKind;
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
   readonly key: string;
+  /** What the tree reads of the object (src/extension/view-summary.ts), not the whole object: the host reads that from the worker when it shows it. */
   readonly object: KubeObject;
   readonly row: Readonly<Record<string, WireCell>>;
   /** A pod's requests as the scheduler counts them (cpu in millicores, memory in bytes): the tree's node load. */

@@ -9,9 +9,10 @@
  * it does not compute yet) are absent, and the view says so instead of drawing a number.
  */
 
+import type { MemberStatus } from '../engine/store/etcdserver/member-status';
+import type { EtcdMessageRecord } from '../engine/trace/etcd';
 import { own } from './own';
 
-export type EtcdRole = 'leader' | 'follower' | 'candidate' | 'pre-candidate';
 
 /** One log entry of a member's log tail: its index, its term and what it carries. */
 export interface EtcdEntryView {
@@ -21,59 +22,23 @@ export interface EtcdEntryView {
   readonly kind: string;
 }
 
-/** One member, as `EtcdCluster.status()` reports it at `EtcdFrame.time`. */
-export interface EtcdMemberView {
-  readonly name: string;
-  /** etcd's member ID, 16 hex digits. */
-  readonly id: string;
-  readonly role: EtcdRole;
-  readonly state: 'running' | 'stopped';
-  readonly partitioned: boolean;
-  /** A slow disk's WAL fsync (ms), when the member's disk was made slow. */
-  readonly slowFsyncMs?: number;
-  readonly term: number;
-  readonly vote?: string;
-  readonly lead?: string;
-  readonly commitIndex: number;
-  readonly appliedIndex: number;
-  readonly firstIndex: number;
-  readonly lastIndex: number;
-  readonly revision: number;
-  readonly compactRevision: number;
-  /** etcd's dbSize: the bbolt file's size. */
-  readonly dbSizeBytes: number;
-  /** etcd's dbSizeInUse, when the engine reports it. */
-  readonly dbSizeInUseBytes?: number;
-  readonly quotaBackendBytes?: number;
-  readonly alarms?: readonly string[];
-  /** Revisions applied over the last second of virtual time, when the engine reports it. */
-  readonly revisionsPerSecond?: number;
-  /** Watchers on this member's MVCC store (etcd_debugging_mvcc_watcher_total), when the engine reports it. */
-  readonly watchers?: number;
-  /** Mean proposal-to-apply time of this member's proposals over the last second (null: none). */
-  readonly commitLatencyMs?: number | null;
-  /** The tail of the log, oldest first. */
-  readonly log: readonly EtcdEntryView[];
-}
+/**
+ * One member, as `EtcdCluster.status()` reports it at `EtcdFrame.time` (the engine's
+ * MemberStatus, whose fields say what each figure is): what the panel draws of it. The figures
+ * the engine came to report later are optional here, read when present and never invented.
+ */
+export type EtcdMemberView = Pick<
+  MemberStatus,
+  'name' | 'id' | 'role' | 'state' | 'partitioned' | 'slowFsyncMs' | 'term' | 'vote' | 'lead' | 'commitIndex' | 'appliedIndex' | 'firstIndex' | 'lastIndex' | 'revision' | 'compactRevision' | 'dbSizeBytes'
+> &
+  Partial<Pick<MemberStatus, 'dbSizeInUseBytes' | 'quotaBackendBytes' | 'revisionsPerSecond' | 'watchers' | 'commitLatencyMs'>> & {
+    readonly alarms?: readonly string[];
+    /** The tail of the log, oldest first. */
+    readonly log: readonly EtcdEntryView[];
+  };
 
 /** One record of the cluster's message stream (the engine's etcd.message record, as it is). */
-export interface EtcdMessageView {
-  readonly id: number;
-  readonly time: number;
-  readonly event: 'sent' | 'delivered' | 'dropped';
-  /** For delivered and dropped: the id of the 'sent' record. */
-  readonly cause?: number;
-  readonly msgType: string;
-  readonly from: string;
-  readonly to: string;
-  readonly term: number;
-  readonly index: number;
-  readonly logTerm: number;
-  readonly commit: number;
-  readonly entries: number;
-  readonly reject: boolean;
-  readonly reason?: 'stopped' | 'partitioned';
-}
+export type EtcdMessageView = Pick<EtcdMessageRecord, 'id' | 'time' | 'event' | 'cause' | 'msgType' | 'from' | 'to' | 'term' | 'index' | 'logTerm' | 'commit' | 'entries' | 'reject' | 'reason'>;
 
 /**
  * One of kube-apiserver's watch caches (one per stored resource), as its metrics name the

@@ -3,13 +3,16 @@
 // through its hit-test layer (window.kubesimPanel.etcd(): which member leads, terms, log
 // lengths, messages in flight), stops the leader from the sidebar's inline action and waits
 // for a new leader with a higher term to be drawn, starts it again, partitions a follower and
-// heals it. Screenshots in the dark, light and high-contrast themes.
+// heals it. The watch cache table and the watchers chart: what the API server's caches hold and
+// serve, etcd's one watch per cache, the pods of an apply in the pods cache. Screenshots in the
+// dark, light and high-contrast themes.
 //   node test/e2e/ui-etcd.mjs [--url http://127.0.0.1:8123] [--shots test/e2e/screenshots] [--prefix ui-etcd-]
 // Exit code 0 when every check passes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launch, parseArgs, workbenchUrl } from './browser.mjs';
+import { quickInput } from './workbench.mjs';
 
 const opt = parseArgs(process.argv.slice(2), {
   url: process.env.CS_URL || 'http://127.0.0.1:8123',
@@ -43,16 +46,7 @@ const shot = async (name) => {
   console.log('screenshot', file);
 };
 
-const input = page.locator('.quick-input-widget .quick-input-box input');
-const quickInput = page.locator('.quick-input-widget');
-const palette = async (command, pick = command) => {
-  await quickInput.waitFor({ state: 'hidden' });
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${command}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: pick }).first().waitFor();
-  await page.keyboard.press('Enter');
-};
+const { palette, openFile } = quickInput(page);
 const THEMES = { dark: ['Default Dark Modern', 'vs-dark'], light: ['Default Light Modern', 'vs'], 'high-contrast': ['Default High Contrast', 'hc-black'] };
 const setTheme = async (kind) => {
   const [name, cls] = THEMES[kind];
@@ -99,8 +93,39 @@ try {
   const hb = flying.inFlight.find((x) => x.from === flying.leader || x.to === flying.leader);
   check('Raft messages are drawn in flight between the leader and its followers', hb && flying.members.some((m) => m.name === hb.to), flying.inFlight.slice(0, 4).map((x) => `${x.msgType} ${x.from}->${x.to} ${x.progress.toFixed(2)}`));
   check('the db size chart draws the engine\u2019s figure', flying.charts.find((c) => c.field === 'dbSizeBytes')?.reported && flying.charts.find((c) => c.field === 'dbSizeBytes').last > 0, flying.charts);
-  const hit = await body.evaluate((_, [x, y]) => window.kubesimPanel.etcd().at(x, y), [lead.x, lead.y]);
-  check('the hit-test finds the leader under its circle', hit === lead.name, hit);
+  // Positions and the hit-test read in one go: the canvas may have been laid out again since `first`.
+  const hit = await body.evaluate(() => {
+    const e = window.kubesimPanel.etcd();
+    const m = e.members.find((x) => x.name === e.leader);
+    return m ? { leader: m.name, at: e.at(m.x, m.y), x: m.x, y: m.y } : { leader: undefined };
+  });
+  check('the hit-test finds the leader under its circle', hit.leader !== undefined && hit.at === hit.leader, hit);
+
+  // The watch cache: drawn from the same frame as the members, busiest first, the cut accounted for.
+  const cached = await etcdUntil('the watch cache table', (m) => m.watchCache?.reported && m.watchCache.rows.length > 0);
+  const wc = cached.watchCache;
+  const byWatchers = wc.rows.every((r, i) => i === 0 || wc.rows[i - 1].watchers >= r.watchers);
+  check('the watch cache table lists resources busiest first, and what it does not show adds up to the totals', byWatchers && wc.rows.length + wc.hidden.resources === wc.resources && wc.rows.reduce((n, r) => n + r.watchers, 0) + wc.hidden.watchers === wc.watchers && wc.rows.reduce((n, r) => n + r.objects, 0) + wc.hidden.objects === wc.objects, { rows: wc.rows.map((r) => `${r.resource} rv${r.resourceVersion} o${r.objects} w${r.watchers}`), hidden: wc.hidden });
+  check('the controllers’ informers are served by the caches; etcd serves one watch per cache', wc.watchers > 0 && wc.etcdWatchers > 0 && wc.etcdWatchers <= wc.resources, { apiserver: wc.watchers, etcd: wc.etcdWatchers, resources: wc.resources });
+  check('no cache is ahead of etcd’s revision', wc.etcdRevision !== undefined && wc.rows.every((r) => r.resourceVersion <= wc.etcdRevision), { etcd: wc.etcdRevision, rows: wc.rows.map((r) => r.resourceVersion) });
+  const rowBoxes = wc.rows.every((r) => r.x >= wc.x && r.x + r.w <= wc.x + wc.w + 1 && r.y >= wc.y && r.y + r.h <= wc.y + wc.h + 1);
+  const chartsTop = Math.min(...cached.charts.map((c) => c.y));
+  check('the table’s rows are drawn inside its box, above the charts', rowBoxes && wc.y + wc.h <= chartsTop, { box: [wc.x, wc.y, wc.w, wc.h], chartsTop });
+  const wchart = cached.charts.find((c) => c.field === 'watchers');
+  const apiLine = wchart.lines.find((l) => l.key === 'apiserverWatchers');
+  check('the watchers chart draws the API server’s watchers beside etcd’s, from the same frames', apiLine?.points > 0 && apiLine.atCursor === wc.watchers && wchart.atCursor === wc.etcdWatchers, wchart.lines);
+  const hover = await body.evaluate((_, [x, y]) => window.kubesimPanel.etcdView.describeAt(x, y), [wc.rows[0].x + 20, wc.rows[0].y + wc.rows[0].h / 2]);
+  check('hovering a row tells its figures', hover.startsWith(`${wc.rows[0].resource}: watch cache at resource version ${wc.rows[0].resourceVersion}`), hover);
+
+  // An apply: its pods land in the pods cache, which the kubelets' and controllers' watches read.
+  await openFile('web.yaml');
+  await palette('KubeSim: Apply Current Manifest');
+  await page.locator('.notifications-toasts .notification-list-item-message', { hasText: 'deployment.apps/web' }).first().waitFor();
+  await palette('Notifications: Clear All Notifications');
+  await palette('KubeSim: Show etcd');
+  const applied = await etcdUntil('the pods of web.yaml in the pods cache', (m) => (m.watchCache?.rows.find((r) => r.resource === 'pods')?.objects ?? 0) >= 3);
+  const podsRow = applied.watchCache.rows.find((r) => r.resource === 'pods');
+  check('the pods cache holds the applied pods and serves their watchers', podsRow.objects >= 3 && podsRow.watchers > 0 && podsRow.resourceVersion > (wc.rows.find((r) => r.resource === 'pods')?.resourceVersion ?? 0), podsRow);
 
   // The lens: paused, it stays at an instant; a step moves to the next message record, and what is
   // drawn in the air is what the records place there at that instant.
@@ -155,6 +180,11 @@ try {
   await inline(follower, 'Heal etcd Member');
   const healed = await etcdUntil('healed', (m) => m.members.every((x) => !x.partitioned && x.state === 'running') && m.leader);
   check('after Heal every member is running and connected, with a leader', healed.members.length === 3, healed.members.map((m) => [m.name, m.role, m.term]));
+  // After Compact and the stopped leader, every watch cache still has its etcd watch (a watch
+  // moved from a compacted revision is canceled by etcd: the cache lists and watches again).
+  const fed = await etcdUntil('one etcd watch per watch cache', (m) => m.watchCache && m.watchCache.etcdWatchers === m.watchCache.resources, 15_000).catch(() => undefined);
+  const fedNow = fed ?? (await etcd());
+  check('after the faults every watch cache is fed by its own etcd watch', fed !== undefined, { etcdWatchers: fedNow.watchCache?.etcdWatchers, resources: fedNow.watchCache?.resources });
 
   await setTheme('light');
   await page.waitForTimeout(1500);

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launch, parseArgs, workbenchUrl } from './browser.mjs';
+import { quickInput } from './workbench.mjs';
 
 const opt = parseArgs(process.argv.slice(2), {
   url: process.env.CS_URL || 'http://127.0.0.1:8123',
@@ -40,31 +41,7 @@ const shot = async (name) => {
   console.log('screenshot', file);
 };
 
-const input = page.locator('.quick-input-widget .quick-input-box input');
-const quickInput = page.locator('.quick-input-widget');
-const palette = async (command, pick = command) => {
-  await quickInput.waitFor({ state: 'hidden' });
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${command}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: pick }).first().waitFor();
-  await page.keyboard.press('Enter');
-};
-const openFile = async (file) => {
-  await quickInput.waitFor({ state: 'hidden' });
-  await page.keyboard.press('Control+P');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(file);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab.active', { hasText: file }).waitFor();
-};
-const apply = async (file, expect) => {
-  await openFile(file);
-  await palette('KubeSim: Apply Current Manifest');
-  await page.locator('.notifications-toasts .notification-list-item-message', { hasText: expect }).first().waitFor();
-  await palette('Notifications: Clear All Notifications');
-};
+const { palette, openFile, apply } = quickInput(page);
 /** VS Code's own themes, through the workspace's settings (VS Code applies them as they change). */
 const THEMES = { dark: ['Default Dark Modern', 'vs-dark'], light: ['Default Light Modern', 'vs'], 'high-contrast': ['Default High Contrast', 'hc-black'] };
 const setTheme = async (kind) => {

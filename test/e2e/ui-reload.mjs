@@ -72,6 +72,16 @@ try {
   const created = rows.filter({ hasText: 'create' });
   check('the Revisions tab lists the Deployment\u2019s revisions of before the reload, its creation first', (await created.count()) >= 1 && /create/.test(await rows.first().innerText()), (await panel.locator('#view-revisions .status').innerText()).trim());
   await shot('02-after-reload');
+
+  // A tab chosen just before the learner turns to another editor is kept: the panel is not kept
+  // while hidden, so what it saves must be saved by the time it goes (a write held back for a
+  // moment was lost, and the panel came back on the tab before).
+  await panel.locator('#tab-graph').click();
+  await page.locator('.tabs-container .tab', { hasText: 'web.yaml' }).first().click();
+  await page.locator('.tabs-container .tab.active', { hasText: 'web.yaml' }).waitFor();
+  await page.locator('.tabs-container .tab', { hasText: 'KubeSim Control Plane' }).first().click();
+  const shown = await until('the panel shown again', () => window.kubesimPanel?.app?.state.tab, (v) => v !== undefined);
+  check('a tab chosen just before switching editors is the tab the panel comes back on', shown === 'graph', shown);
 } catch (err) {
   error = err;
 }

@@ -96,9 +96,19 @@ try {
   await box('revisions-quiet-heartbeats').click();
   await until('the heartbeats hidden again', () => window.kubesimPanel.lists(), (x) => leaseRows(x) === 0);
   // The panel's own reads: a revision's time travel reads through the API server as the panel.
+  // The list is virtualized and follows the live end (the clock runs on after the apply), so the
+  // create is found as a user finds it: by its kind, then back to every kind.
+  const kindFilter = async (kind) => {
+    await panel.locator('#revisions-filter-kind').click();
+    await panel.locator('#revisions-filter-kind vscode-option', { hasText: kind }).first().click();
+  };
+  await kindFilter('Deployment');
+  await until('only Deployments listed', () => window.kubesimPanel.lists(), (x) => x.revisions.rows.length > 0 && x.revisions.rows.every((r) => r.cells[3] === 'Deployment'));
   const created = panel.locator('#view-revisions .vlist-row:not([hidden])').filter({ hasText: '/registry/deployments/default/web' }).filter({ hasText: 'create' }).first();
   await created.click();
   await panel.locator('#view-revisions pre.diff').waitFor();
+  await kindFilter('any');
+  await until('every kind listed again', () => window.kubesimPanel.lists(), (x) => x.revisions.rows.some((r) => r.cells[3] === 'Pod'));
   await panel.locator('#tab-requests').click();
   l = await until('the requests', () => window.kubesimPanel.lists(), (x) => x.requests.rows.length > 0);
   check('Requests hides reads by default (the editor’s informers, the panel’s time travel)', !l.requests.rows.some((r) => ['get', 'list', 'watch'].includes(r.cells[3])) && /reads? hidden/.test(l.requests.status), l.requests.status);

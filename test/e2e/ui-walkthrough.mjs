@@ -113,6 +113,11 @@ try {
   await run(TITLES[4], 'Stop Node');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'kubesim-worker3' }).first().click();
   check('step 5 is marked done when a node is stopped', await doneUntil(TITLES[4]));
+  // The step's markdown is drawn in its own frame, again after the quick pick closed: shoot it drawn.
+  const mediaBody = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame').locator('body');
+  await mediaBody.filter({ hasText: 'node monitor grace period' }).waitFor({ timeout: 15_000 }).catch(() => undefined);
+  const stepMedia = await mediaBody.innerText({ timeout: 5_000 }).catch(() => '');
+  check('step 5 shows its markdown (media/walkthrough/stop-node.md)', /node monitor grace period/.test(stepMedia), stepMedia.slice(0, 160));
   await shot('02-done-dark');
   await setTheme('light');
   await page.waitForTimeout(500);

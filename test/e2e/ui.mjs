@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { launch, parseArgs, workbenchUrl } from './browser.mjs';
+import { quickInput } from './workbench.mjs';
 
 const opt = parseArgs(process.argv.slice(2), {
   url: process.env.CS_URL || 'http://127.0.0.1:8123',
@@ -72,22 +73,8 @@ try {
 
   // Apply from the command palette: kubectl's words in a notification, the pods in the sidebar.
   // Each quick input is awaited closed before the next opens, so no keystroke lands in an editor.
-  const quickInput = page.locator('.quick-input-widget');
-  const palette = async (command) => {
-    await quickInput.waitFor({ state: 'hidden' });
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(`>${command}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: command }).first().waitFor();
-    await page.keyboard.press('Enter');
-  };
-  await quickInput.waitFor({ state: 'hidden' });
-  await page.keyboard.press('Control+P');
-  await input.waitFor({ state: 'visible' });
-  await input.fill('web.yaml');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'web.yaml' }).first().waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab.active', { hasText: 'web.yaml' }).waitFor();
+  const { palette, openFile } = quickInput(page);
+  await openFile('web.yaml');
   await palette('KubeSim: Apply Current Manifest');
   const toast = page.locator('.notifications-toasts .notification-list-item-message', { hasText: 'deployment.apps/web' }).first();
   await toast.waitFor();

@@ -22,31 +22,7 @@ export async function openWorkbench(opt, folder, prefix) {
     await page.screenshot({ path: file });
     console.log('screenshot', file);
   };
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  const quickInput = page.locator('.quick-input-widget');
-  const palette = async (command, pick = command) => {
-    await quickInput.waitFor({ state: 'hidden' });
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(`>${command}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: pick }).first().waitFor();
-    await page.keyboard.press('Enter');
-  };
-  const openFile = async (file) => {
-    await quickInput.waitFor({ state: 'hidden' });
-    await page.keyboard.press('Control+P');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(file);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.tabs-container .tab.active', { hasText: file }).waitFor();
-  };
-  const apply = async (file, expect) => {
-    await openFile(file);
-    await palette('KubeSim: Apply Current Manifest');
-    await page.locator('.notifications-toasts .notification-list-item-message', { hasText: expect }).first().waitFor();
-    await palette('Notifications: Clear All Notifications');
-  };
+  const { palette, openFile, apply } = quickInput(page);
   /** Default Dark Modern or Default Light Modern, through the workspace's settings. */
   const setTheme = async (kind) => {
     fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
@@ -93,4 +69,46 @@ export async function openWorkbench(opt, folder, prefix) {
       return ok;
     },
   };
+}
+
+/**
+ * The command palette, Quick Open and Apply Current Manifest with its notification, as a learner
+ * uses them: for every UI run, whether it opens the workbench here or on its own.
+ */
+export function quickInput(page) {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  const widget = page.locator('.quick-input-widget');
+  const palette = async (command, pick = command) => {
+    await widget.waitFor({ state: 'hidden' });
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${command}`);
+    // Enter runs the focused row: wait until the list has filtered down to it (the list renders
+    // after the input, so a row further down, or the last list's row, may hold the focus first).
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: pick }).first().waitFor();
+    await page.keyboard.press('Enter');
+  };
+  const openFile = async (file) => {
+    await widget.waitFor({ state: 'hidden' });
+    await page.keyboard.press('Control+P');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(file);
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: file }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab.active', { hasText: file }).waitFor();
+  };
+  const apply = async (file, expect) => {
+    await openFile(file);
+    await palette('KubeSim: Apply Current Manifest');
+    try {
+      await page.locator('.notifications-toasts .notification-list-item-message', { hasText: expect }).first().waitFor();
+    } catch (err) {
+      // Say what the editor said instead: every notification it shows.
+      await palette('Notifications: Show Notifications').catch(() => undefined);
+      const said = await page.locator('.notifications-center .notification-list-item-message').allInnerTexts().catch(() => []);
+      throw new Error(`applying ${file}: no notification "${expect}"; the notifications: ${JSON.stringify(said)} (${err.message.split('\n')[0]})`);
+    }
+    await palette('Notifications: Clear All Notifications');
+  };
+  return { palette, openFile, apply };
 }

@@ -6,6 +6,7 @@
  * rollout.
  */
 import { strict as assert } from 'node:assert';
+import type { RevisionRecord } from '../../src/engine/trace/revision';
 import { scenario, deployment, type Scenario } from './support';
 import { DEPLOYMENTS } from '../../src/engine/client/resources';
 
@@ -118,11 +119,16 @@ describe('scenario: Deployment rollouts', function () {
         'Normal SuccessfulCreate ReplicaSet default/RS: Created pod: POD',
         'Normal SuccessfulCreate ReplicaSet default/RS: Created pod: POD',
       ]);
-      // The scale-up waited for the old pods' deletion, not just their termination.
+      // The scale-up waited until no old pod was running (oldPodsRunning): each was deleted or had
+      // reached a terminal phase, which the kubelet writes before the pod's final deletion.
       const records = s.cluster.trace.since(mark);
-      const lastOldPodGone = Math.max(...records.filter((r) => r.type === 'store.revision' && r.resource === 'pods' && r.operation === 'delete').map((r) => r.id));
+      const podWrites = records.filter((r): r is RevisionRecord => r.type === 'store.revision' && r.resource === 'pods');
+      const deleted = new Set(podWrites.filter((r) => r.operation === 'delete').map((r) => r.name));
+      assert.equal(deleted.size, 3);
+      const gone = (name: string): number =>
+        podWrites.find((r) => r.name === name && (r.operation === 'delete' || r.phase === 'Succeeded' || r.phase === 'Failed'))!.id;
       const scaleUp = records.find((r) => r.type === 'kube.event' && r.message.startsWith('Scaled up'))!;
-      assert.ok(scaleUp.id > lastOldPodGone);
+      for (const name of deleted) assert.ok(scaleUp.id > gone(name), `the scale-up came after ${name} stopped running`);
     } finally {
       await s.close();
     }

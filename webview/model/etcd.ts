@@ -11,7 +11,7 @@
  * to its receiver. The instant is the view's (see RaftLens): the timeline's, or a slow-motion
  * clock the view runs from it, so that a flight of a fraction of a millisecond can be watched.
  */
-import type { EtcdFrameMessage, EtcdMemberView, EtcdMessageView, EtcdSettingsView } from '../../src/protocol/etcd';
+import type { EtcdFrameMessage, EtcdMemberView, EtcdMessageView, EtcdSettingsView, WatchCacheResourceView, WatchCacheView } from '../../src/protocol/etcd';
 
 /** Messages held for pairing and replay (about four minutes of a quiet 3-member cluster's heartbeats). */
 export const MESSAGE_CAPACITY = 20_000;
@@ -21,6 +21,8 @@ export const MAX_IN_FLIGHT = 80;
 export interface EtcdFrame {
   readonly time: number;
   readonly members: readonly EtcdMemberView[];
+  /** The API server's watch caches read at the same instant (absent: the host has none to read). */
+  readonly watchCache?: WatchCacheView;
 }
 
 interface HeldMessage {
@@ -103,8 +105,9 @@ export class EtcdModel {
     this.droppedMessages += frame.droppedMessages;
     const last = this.frames[this.frames.length - 1];
     if (last && frame.time < last.time) this.frames = this.frames.filter((f) => f.time <= frame.time);
-    if (last && last.time === frame.time) this.frames[this.frames.length - 1] = { time: frame.time, members: frame.members };
-    else this.frames.push({ time: frame.time, members: frame.members });
+    const kept: EtcdFrame = { time: frame.time, members: frame.members, ...(frame.watchCache ? { watchCache: frame.watchCache } : {}) };
+    if (last && last.time === frame.time) this.frames[this.frames.length - 1] = kept;
+    else this.frames.push(kept);
     if (this.frames.length > this.capacity) this.frames.splice(0, this.frames.length - this.capacity);
     // The host keeps the newest messages of a burst: what came before them has a hole.
     const first = frame.messages[0];
@@ -299,11 +302,21 @@ export class EtcdModel {
    * A chart's series over the frames held (from `from`, up to `until`, virtual ms): the
    * leader's figure at each frame (the member a client's writes go through), else the highest a
    * running member reports; for watchers, the sum over the running members (each counts the
-   * watches its own clients opened, etcd_debugging_mvcc_watcher_total).
+   * watches its own clients opened, etcd_debugging_mvcc_watcher_total); for apiserverWatchers,
+   * the watchers the API server's watch caches serve (apiserver_registered_watchers, summed).
    */
-  series(field: ChartField, until?: number): ChartSeries {
+  series(field: ChartField | 'apiserverWatchers', until?: number): ChartSeries {
     const points: ChartPoint[] = [];
     let reported = false;
+    if (field === 'apiserverWatchers') {
+      for (const f of this.frames) {
+        if (until !== undefined && f.time > until) break;
+        if (!f.watchCache) continue;
+        reported = true;
+        points.push({ time: f.time, value: f.watchCache.watchers });
+      }
+      return reported ? { reported: true, points } : { reported: false };
+    }
     const pick = (m: EtcdMemberView): number | undefined => {
       const v = m[field];
       return typeof v === 'number' ? v : undefined;
@@ -357,15 +370,37 @@ export function roleText(m: EtcdMemberView): string {
   return m.state === 'stopped' ? 'stopped' : m.role;
 }
 
+/**
+ * The rows of the watch cache table: resources with watchers first (most first), then those
+ * with the most events in their window, then by name; at most `limit`, and what the rest hold.
+ * Only the order and the cut are the view's: every figure is the engine's.
+ */
+export function watchCacheRows(wc: WatchCacheView, limit: number): { rows: WatchCacheResourceView[]; hidden: { resources: number; objects: number; watchers: number } } {
+  const sorted = [...wc.resources].sort((a, b) => b.watchers - a.watchers || b.events - a.events || b.objects - a.objects || (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+  const n = Math.max(0, limit);
+  const rest = sorted.slice(n);
+  let objects = 0;
+  let watchers = 0;
+  for (const r of rest) {
+    objects += r.objects;
+    watchers += r.watchers;
+  }
+  return { rows: sorted.slice(0, n), hidden: { resources: rest.length, objects, watchers } };
+}
+
 export interface EtcdLayout {
   readonly ring: { readonly cx: number; readonly cy: number; readonly r: number };
   readonly nodes: readonly { readonly name: string; readonly x: number; readonly y: number; readonly r: number }[];
   readonly logs: { readonly x: number; readonly y: number; readonly w: number; readonly rowH: number; readonly labelW: number; readonly cellW: number; readonly cols: number };
+  /** The watch cache table, under the logs' term key: `rows` rows of `rowH` under its two header lines. */
+  readonly cache: { readonly x: number; readonly y: number; readonly w: number; readonly h: number; readonly rowH: number; readonly rows: number };
   readonly charts: readonly { readonly field: ChartField; readonly x: number; readonly y: number; readonly w: number; readonly h: number }[];
 }
 
 const CHARTS_H = 140;
 const PAD = 16;
+/** The watch cache table's title, summary and column lines above its rows. */
+export const CACHE_HEAD_H = 50;
 
 /** Where everything goes in a canvas of w x h CSS pixels for these members (RaftScope's ring, then the logs, then the charts). */
 export function layoutEtcd(names: readonly string[], w: number, h: number): EtcdLayout {
@@ -384,8 +419,12 @@ export function layoutEtcd(names: readonly string[], w: number, h: number): Etcd
   const lw = Math.max(120, w - lx - PAD);
   const labelW = 64;
   const cellW = 16;
-  const rowH = Math.max(22, Math.min(36, (topH - 60) / Math.max(1, names.length)));
+  // The log strips leave the column's lower part to the watch cache table.
+  const rowH = Math.max(22, Math.min(30, (topH - 60) / Math.max(1, names.length)));
   const cols = Math.max(1, Math.floor((lw - labelW) / cellW));
+  const cacheY = 40 + names.length * rowH + 34;
+  const cacheH = Math.max(0, topH - cacheY);
+  const cacheRowH = 16;
   const cy0 = topH + PAD;
   const fields = CHART_FIELDS;
   const cw = (w - PAD * (fields.length + 1)) / fields.length;
@@ -393,6 +432,7 @@ export function layoutEtcd(names: readonly string[], w: number, h: number): Etcd
     ring: { cx, cy, r },
     nodes,
     logs: { x: lx, y: 40, w: lw, rowH, labelW, cellW, cols },
+    cache: { x: lx, y: cacheY, w: lw, h: cacheH, rowH: cacheRowH, rows: Math.max(0, Math.floor((cacheH - CACHE_HEAD_H) / cacheRowH)) },
     charts: fields.map((field, i) => ({ field, x: PAD + i * (cw + PAD), y: cy0, w: cw, h: CHARTS_H - 10 })),
   };
 }

@@ -75,6 +75,7 @@ export class App implements ListViewHost {
   private synced = false;
   private frame = 0;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private saveDirty = false;
   private nextRequest = 1;
   private readonly answers = new Map<number, (m: RevisionMessage) => void>();
   private readonly lists: Record<ListTab, AnyListView>;
@@ -600,10 +601,22 @@ export class App implements ListViewHost {
     return button;
   }
 
+  /**
+   * Keeps the UI state with VS Code. The first change is written at once: the panel is not kept
+   * while hidden (retainContextWhenHidden false), so a tab chosen just before the learner switches
+   * to another editor must already be saved when the webview goes. Changes in the next 100 ms
+   * (a drag, a scroll) are written together at its end.
+   */
   private save(): void {
-    if (this.saveTimer) return;
+    if (this.saveTimer) {
+      this.saveDirty = true;
+      return;
+    }
+    this.vscode.setState(this.state);
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
+      if (!this.saveDirty) return;
+      this.saveDirty = false;
       this.vscode.setState(this.state);
     }, 100);
   }

@@ -12,10 +12,11 @@
  * `hitTest` is the model layer the UI tests read: which member is drawn where, with which role,
  * term and log, and which messages are in flight.
  */
-import { etcdActionsFor, raisedAlarms, type EtcdAction, type EtcdMemberView, type EtcdResultMessage } from '../../src/protocol/etcd';
-import { CHART_FIELDS, EtcdModel, FLIGHT_WALL_MS, flightPoint, formatMicros, layoutEtcd, leaderOf, logWindow, memberStateText, RaftLens, roleText, type ChartField, type EtcdLayout, type InFlight } from '../model/etcd';
+import { etcdActionsFor, raisedAlarms, type EtcdAction, type EtcdMemberView, type EtcdResultMessage, type WatchCacheResourceView } from '../../src/protocol/etcd';
+import { CACHE_HEAD_H, CHART_FIELDS, EtcdModel, FLIGHT_WALL_MS, flightPoint, formatMicros, layoutEtcd, leaderOf, logWindow, memberStateText, RaftLens, roleText, watchCacheRows, type ChartField, type ChartSeries, type EtcdFrame, type EtcdLayout, type InFlight } from '../model/etcd';
 import { formatTime } from '../model/format';
 import { own } from '../../src/protocol/own';
+import { fit } from './canvas-text';
 import { button, iconButton } from './components';
 import { h, replaceChildren } from './dom';
 import { readPalette, type ColorName, type Palette } from './palette';
@@ -55,11 +56,42 @@ export interface EtcdHitTest {
     r: number;
   }[];
   inFlight: (InFlight & { x: number; y: number })[];
-  charts: { field: string; reported: boolean; points: number; last?: number; atCursor?: number; x: number; y: number; w: number; h: number }[];
+  /** Each chart, and each line it draws (the watchers chart: the API server's and etcd's). */
+  charts: { field: string; reported: boolean; points: number; last?: number; atCursor?: number; lines: { key: string; label: string; points: number; last?: number; atCursor?: number }[]; x: number; y: number; w: number; h: number }[];
+  /** The watch cache table as drawn (undefined: no room for it, or nothing drawn yet). */
+  watchCache: WatchCacheDrawn | undefined;
   selected: string | undefined;
   /** The member drawn at a canvas point (CSS px). */
   at(x: number, y: number): string | undefined;
   pixel(x: number, y: number): string;
+}
+
+/** The watch cache table as drawn: the frame's figures, the rows shown (where) and what the cut left out. */
+export interface WatchCacheDrawn {
+  reported: boolean;
+  resourceVersion: number;
+  /** The leader's revision in the same frame. */
+  etcdRevision?: number;
+  resources: number;
+  objects: number;
+  events: number;
+  watchers: number;
+  /** The watches etcd serves (its members' watcher counts, summed): the caches' own. */
+  etcdWatchers: number;
+  rows: (WatchCacheResourceView & { x: number; y: number; w: number; h: number })[];
+  hidden: { resources: number; objects: number; watchers: number };
+  hiddenNames?: string[];
+  /** Where the "+ n more" line is drawn. */
+  more?: { x: number; y: number; w: number; h: number };
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** `text` cut to `maxW` and drawn at (x, y). */
+function fitText(ctx: CanvasRenderingContext2D, text: string, x: number, y: number, maxW: number): void {
+  ctx.fillText(fit(ctx, text, Math.max(0, maxW)), x, y);
 }
 
 /** The value of a series at virtual time `t`: the last point at or before it. */
@@ -126,6 +158,7 @@ export class EtcdView {
   private layout: EtcdLayout | undefined;
   private drawnMembers: EtcdHitTest['members'] = [];
   private drawnFlight: EtcdHitTest['inFlight'] = [];
+  private drawnCache: WatchCacheDrawn | undefined;
   private active = false;
   private selected: string | undefined;
   private factsFor = '';
@@ -251,6 +284,7 @@ export class EtcdView {
       ctx.fillText(this.model.cluster ? 'Waiting for the etcd members’ status…' : 'No simulated etcd: the cluster is stored in a real etcd.', 16, 28);
       this.drawnMembers = [];
       this.drawnFlight = [];
+      this.drawnCache = undefined;
       this.updateAria(members);
       return;
     }
@@ -401,6 +435,7 @@ export class EtcdView {
     }
 
     this.drawLogs(ctx, L, members);
+    this.drawWatchCache(ctx, L, frame);
     this.drawCharts(ctx, L, time ?? frame.time);
     this.updateAria(members, leader);
     this.renderFacts(members);
@@ -468,11 +503,18 @@ export class EtcdView {
     ctx.fillText('faded: appended, not yet committed', x + 6, y);
   }
 
+  /** A chart's lines: the field's series, and for watchers the API server's beside etcd's. */
+  private chartLines(field: ChartField): { key: string; label: string; color: ColorName; series: ChartSeries }[] {
+    const own = { key: field, label: field === 'watchers' ? 'etcd' : CHART_TITLE[field], color: 'blue' as ColorName, series: this.model.series(field) };
+    if (field !== 'watchers') return [own];
+    return [{ key: 'apiserverWatchers', label: 'API server', color: 'green', series: this.model.series('apiserverWatchers') }, own];
+  }
+
   private drawCharts(ctx: CanvasRenderingContext2D, L: EtcdLayout, cursor: number): void {
     const p = this.palette!.css;
     const font = this.palette!.fontFamily;
     for (const c of L.charts) {
-      const s = this.model.series(c.field);
+      const lines = this.chartLines(c.field).filter((l) => l.series.reported);
       ctx.strokeStyle = p.boxBorder;
       ctx.lineWidth = 1;
       ctx.strokeRect(c.x + 0.5, c.y + 0.5, c.w - 1, c.h - 1);
@@ -480,36 +522,52 @@ export class EtcdView {
       ctx.fillStyle = p.foreground;
       ctx.textAlign = 'left';
       ctx.fillText(CHART_TITLE[c.field], c.x + 8, c.y + 16);
-      if (!s.reported) {
+      if (lines.length === 0) {
         ctx.fillStyle = p.muted;
         ctx.fillText('not reported by this engine yet', c.x + 8, c.y + 36);
         continue;
       }
-      const pts = s.points;
-      const here = valueAt(pts, cursor);
+      const pointsOf = (l: (typeof lines)[number]) => (l.series.reported ? l.series.points : []);
+      // The value at the cursor, each line's in its colour, right-aligned: "API server 12 · etcd 48".
+      let rx = c.x + c.w - 8;
       ctx.textAlign = 'right';
-      ctx.fillText(here !== undefined ? chartValue(c.field, here) : '—', c.x + c.w - 8, c.y + 16);
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const l = lines[i]!;
+        const here = valueAt(pointsOf(l), cursor);
+        const text = `${lines.length > 1 ? `${l.label} ` : ''}${here !== undefined ? chartValue(c.field, here) : '—'}`;
+        ctx.fillStyle = lines.length > 1 ? p[l.color] : p.foreground;
+        ctx.fillText(text, rx, c.y + 16);
+        rx -= ctx.measureText(text).width + (i > 0 ? 10 : 0);
+      }
       ctx.textAlign = 'left';
-      if (pts.length < 2) continue;
-      const t0 = pts[0]!.time;
-      const t1 = Math.max(t0 + 1, pts[pts.length - 1]!.time);
+      const all = lines.flatMap(pointsOf);
+      if (all.length < 2) continue;
+      let t0 = Infinity;
+      let t1 = -Infinity;
       let max = 0;
-      for (const q of pts) max = Math.max(max, q.value);
+      for (const q of all) {
+        t0 = Math.min(t0, q.time);
+        t1 = Math.max(t1, q.time);
+        max = Math.max(max, q.value);
+      }
+      t1 = Math.max(t0 + 1, t1);
       if (max <= 0) max = 1;
       const gx = c.x + 8;
       const gy = c.y + 30;
       const gw = c.w - 16;
       const gh = c.h - 50;
       const X = (t: number) => gx + ((t - t0) / (t1 - t0)) * gw;
-      ctx.strokeStyle = p.blue;
-      ctx.lineWidth = 1.5;
-      ctx.beginPath();
-      pts.forEach((q, i) => {
-        const y = gy + gh - (q.value / max) * gh;
-        if (i === 0) ctx.moveTo(X(q.time), y);
-        else ctx.lineTo(X(q.time), y);
-      });
-      ctx.stroke();
+      for (const l of lines) {
+        ctx.strokeStyle = p[l.color];
+        ctx.lineWidth = 1.5;
+        ctx.beginPath();
+        pointsOf(l).forEach((q, i) => {
+          const y = gy + gh - (q.value / max) * gh;
+          if (i === 0) ctx.moveTo(X(q.time), y);
+          else ctx.lineTo(X(q.time), y);
+        });
+        ctx.stroke();
+      }
       // The instant drawn.
       if (cursor >= t0 && cursor <= t1) {
         ctx.fillStyle = p.focus;
@@ -523,6 +581,117 @@ export class EtcdView {
       ctx.fillText(`max ${chartValue(c.field, max)}`, gx + gw, c.y + 28);
       ctx.textAlign = 'left';
     }
+  }
+
+  /**
+   * The API server's watch caches at the frame drawn: what they hold and serve, each resource's
+   * cache resource version beside etcd's revision. Every figure is the engine's
+   * (watchCacheStatus()); the view only orders the rows and cuts them to the room it has.
+   */
+  private drawWatchCache(ctx: CanvasRenderingContext2D, L: EtcdLayout, frame: EtcdFrame): void {
+    const p = this.palette!.css;
+    const font = this.palette!.fontFamily;
+    const box = L.cache;
+    this.drawnCache = undefined;
+    if (box.h < 20) return;
+    const wc = frame.watchCache;
+    const x = box.x;
+    const y = box.y + 12;
+    ctx.textAlign = 'left';
+    ctx.font = `12px ${font}`;
+    ctx.fillStyle = p.foreground;
+    const title = 'API server watch cache';
+    ctx.fillText(title, x, y);
+    const tx = x + ctx.measureText(title).width + 8;
+    ctx.font = `11px ${font}`;
+    ctx.fillStyle = p.muted;
+    if (!wc) {
+      ctx.fillText('not reported: the host has no API server to read', tx, y);
+      return;
+    }
+    const leader = leaderOf(frame.members);
+    const etcdRevision = leader?.revision;
+    const etcdWatchers = frame.members.reduce((n, m) => n + (m.state === 'running' && typeof m.watchers === 'number' ? m.watchers : 0), 0);
+    fitText(ctx, `newest resource version seen ${wc.resourceVersion}${etcdRevision !== undefined ? ` · etcd at revision ${etcdRevision}` : ''}`, tx, y, box.w - (tx - x));
+    fitText(ctx, `${wc.resources.length} resources · ${wc.objects} objects · ${wc.watchers} watchers served from the caches · ${etcdWatchers} etcd watch${etcdWatchers === 1 ? '' : 'es'} feed them`, x, y + 15, box.w);
+    // Rows in one or two columns, busiest first; with no room for a row, the summary alone.
+    const ncol = box.w >= 620 ? 2 : 1;
+    const gap = 20;
+    const colW = (box.w - gap * (ncol - 1)) / ncol;
+    const capacity = box.rows * ncol;
+    // The last slot says what is not shown, when something is not.
+    const cut = watchCacheRows(wc, wc.resources.length > capacity ? Math.max(0, capacity - 1) : capacity);
+    const rows = cut.rows;
+    const slots = rows.length + (cut.hidden.resources > 0 && box.rows > 0 ? 1 : 0);
+    const slot = (i: number) => ({ x: x + Math.floor(i / box.rows) * (colW + gap), y: box.y + CACHE_HEAD_H + (i % box.rows) * box.rowH });
+    // Columns: resource, then right-aligned RV, objects, events in the window, watchers.
+    const nums = [
+      { label: 'RV', w: 44 },
+      { label: 'objects', w: 46 },
+      { label: 'events', w: 44 },
+      { label: 'watchers', w: 54 },
+    ];
+    const numsW = nums.reduce((n, c) => n + c.w, 0);
+    const headY = box.y + CACHE_HEAD_H - 6;
+    ctx.font = `10px ${font}`;
+    ctx.fillStyle = p.muted;
+    for (let col = 0; box.rows > 0 && col < Math.min(ncol, Math.ceil(slots / box.rows)); col++) {
+      const cx = x + col * (colW + gap);
+      ctx.textAlign = 'left';
+      ctx.fillText('resource', cx, headY);
+      ctx.textAlign = 'right';
+      let nx = cx + colW - numsW;
+      for (const c of nums) {
+        nx += c.w;
+        ctx.fillText(c.label, nx, headY);
+      }
+    }
+    const drawnRows: WatchCacheDrawn['rows'] = [];
+    let more: WatchCacheDrawn['more'];
+    rows.forEach((r, i) => {
+      const { x: cx, y: ry } = slot(i);
+      const base = ry + box.rowH - 4;
+      ctx.font = `11px ${font}`;
+      ctx.textAlign = 'left';
+      ctx.fillStyle = r.watchers > 0 || r.objects > 0 ? p.foreground : p.muted;
+      fitText(ctx, r.resource, cx, base, colW - numsW - 6);
+      ctx.textAlign = 'right';
+      let nx = cx + colW - numsW;
+      // A zero is muted, so that what a cache holds and serves stands out.
+      [r.resourceVersion, r.objects, r.events, r.watchers].forEach((v, k) => {
+        nx += nums[k]!.w;
+        ctx.fillStyle = v > 0 ? p.foreground : p.muted;
+        ctx.fillText(String(v), nx, base);
+      });
+      drawnRows.push({ ...r, x: cx, y: ry, w: colW, h: box.rowH });
+    });
+    if (cut.hidden.resources > 0 && box.rows > 0) {
+      const { x: cx, y: ry } = slot(rows.length);
+      ctx.font = `11px ${font}`;
+      ctx.textAlign = 'left';
+      ctx.fillStyle = p.muted;
+      fitText(ctx, `+ ${cut.hidden.resources} more: ${cut.hidden.objects} objects, ${cut.hidden.watchers} watchers`, cx, ry + box.rowH - 4, colW);
+      more = { x: cx, y: ry, w: colW, h: box.rowH };
+    }
+    ctx.textAlign = 'left';
+    this.drawnCache = {
+      reported: true,
+      resourceVersion: wc.resourceVersion,
+      ...(etcdRevision !== undefined ? { etcdRevision } : {}),
+      resources: wc.resources.length,
+      objects: wc.objects,
+      events: wc.events,
+      watchers: wc.watchers,
+      etcdWatchers,
+      rows: drawnRows,
+      hidden: cut.hidden,
+      ...(cut.hidden.resources > 0 ? { hiddenNames: watchCacheRows(wc, wc.resources.length).rows.slice(rows.length).map((r) => r.resource) } : {}),
+      ...(more ? { more } : {}),
+      x: box.x,
+      y: box.y,
+      w: box.w,
+      h: box.h,
+    };
   }
 
   private renderBanner(time: number | undefined, frameTime: number | undefined, air: readonly InFlight[]): void {
@@ -706,7 +875,21 @@ export class EtcdView {
       return `${what}${carries}\nsent at ${formatMicros(m.sentAt)}, ${end}`;
     }
     const name = this.memberAt(x, y);
-    return name ? `${name}: click for its facts and actions` : '';
+    if (name) return `${name}: click for its facts and actions`;
+    return this.describeCacheAt(x, y);
+  }
+
+  /** The hover text of a watch cache row, or of the line that stands for the rows not shown. */
+  private describeCacheAt(x: number, y: number): string {
+    const wc = this.drawnCache;
+    if (!wc) return '';
+    const inside = (b: { x: number; y: number; w: number; h: number }) => x >= b.x && x < b.x + b.w && y >= b.y && y < b.y + b.h;
+    const row = wc.rows.find(inside);
+    if (row) {
+      return `${row.resource}: watch cache at resource version ${row.resourceVersion}, the last change it saw${wc.etcdRevision !== undefined ? ` (etcd at revision ${wc.etcdRevision})` : ''}\n${row.objects} objects · ${row.events} events in its window (capacity ${row.capacity}) · ${row.watchers} watchers served from the cache`;
+    }
+    if (wc.more && inside(wc.more)) return `Not shown (fewer watchers and events): ${(wc.hiddenNames ?? []).join(', ')}`;
+    return '';
   }
 
   private memberAt(x: number, y: number): string | undefined {
@@ -733,11 +916,17 @@ export class EtcdView {
       charts: CHART_FIELDS.map((field) => {
         const box = L?.charts.find((c) => c.field === field) ?? { x: 0, y: 0, w: 0, h: 0 };
         const at = { x: box.x, y: box.y, w: box.w, h: box.h };
-        const s = this.model.series(field);
-        if (!s.reported) return { field, reported: false, points: 0, ...at };
-        const here = time === undefined ? undefined : valueAt(s.points, time);
-        return { field, reported: true, points: s.points.length, ...(s.points.length ? { last: s.points[s.points.length - 1]!.value } : {}), ...(here !== undefined ? { atCursor: here } : {}), ...at };
+        const lines = this.chartLines(field).map((l) => {
+          const s = l.series;
+          if (!s.reported) return { key: l.key, label: l.label, points: 0 };
+          const here = time === undefined ? undefined : valueAt(s.points, time);
+          return { key: l.key, label: l.label, points: s.points.length, ...(s.points.length ? { last: s.points[s.points.length - 1]!.value } : {}), ...(here !== undefined ? { atCursor: here } : {}) };
+        });
+        const own = lines.find((l) => l.key === field)!;
+        const { key: _key, label: _label, ...figures } = own;
+        return { field, reported: this.model.series(field).reported, ...figures, lines, ...at };
       }),
+      watchCache: this.drawnCache ? { ...this.drawnCache, rows: this.drawnCache.rows.map((r) => ({ ...r })) } : undefined,
       selected: this.selected,
       at: (x, y) => this.memberAt(x, y),
       pixel: (x, y) => {

@@ -10,6 +10,7 @@ import { CELL, SQUARE, VERDICT_H } from '../model/map-layout';
 import { POD_TONES, type PodTone } from '../model/tones';
 import type { NodeVerdict, PodVerdicts } from '../model/verdicts';
 import { cores, bytes } from '../model/verdicts';
+import { fit, wrap } from './canvas-text';
 import { TONE_COLORS, type Palette } from './palette';
 
 export interface Camera {
@@ -301,33 +302,4 @@ export class MapRenderer {
     ctx.fillStyle = color;
     lines.forEach((l, i) => ctx.fillText(l, x + 8, y + 2 + lineH * (i + 0.5)));
   }
-}
-
-/** The text cut to fit `maxW` pixels, with an ellipsis. */
-function fit(ctx: CanvasRenderingContext2D, t: string, maxW: number): string {
-  if (ctx.measureText(t).width <= maxW) return t;
-  let lo = 0;
-  let hi = t.length;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (ctx.measureText(`${t.slice(0, mid)}…`).width <= maxW) lo = mid;
-    else hi = mid - 1;
-  }
-  return `${t.slice(0, lo)}…`;
-}
-
-function wrap(ctx: CanvasRenderingContext2D, t: string, maxW: number): string[] {
-  const words = t.split(' ');
-  const lines: string[] = [];
-  let cur = '';
-  for (const word of words) {
-    const next = cur ? `${cur} ${word}` : word;
-    if (ctx.measureText(next).width <= maxW || !cur) cur = next;
-    else {
-      lines.push(cur);
-      cur = word;
-    }
-  }
-  if (cur) lines.push(cur);
-  return lines.map((l) => fit(ctx, l, maxW));
 }

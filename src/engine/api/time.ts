@@ -9,9 +9,18 @@ export function timeMs(t: string | null | undefined): number {
   return Number.isNaN(ms) ? ZERO_TIME_MS : ms;
 }
 
+/** The last second formatted: writes on the virtual clock stamp the same second many times. */
+let lastSecond = NaN;
+let lastText = '';
+
 /** metav1.Time as the API stores it: RFC 3339 with second precision, UTC. */
 export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastText = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 /** metav1.MicroTime as the API stores it (events, leases): RFC 3339 with microseconds. */

@@ -52,3 +52,8 @@ export function groupKindKey(group: string, kind: string): string {
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/** A decoded JSON value that is an object of the API (apiVersion, kind and an object metadata). */
+export function isKubeObject(v: unknown): v is KubeObject {
+  return isObject(v) && typeof v.apiVersion === 'string' && typeof v.kind === 'string' && isObject(v.metadata);
+}

@@ -138,7 +138,7 @@ class Server implements ApiServer, ServerParts {
     this.random = options.random;
     this.trace = options.trace ?? new TraceBuffer({ clock: options.clock });
     this.registry = options.registry ?? new ResourceRegistry();
-    this.storage = new ClusterStorage(options.store, this.registry.all(), options.watchCacheCapacity);
+    this.storage = new ClusterStorage(options.store, this.registry.all(), options.watchCacheCapacity, options.clock);
     this.tokens = new TokenAuthenticator();
     this.serviceAccountTokens = new ServiceAccountTokens();
     this.authorizer = unionAuthorizer([privilegedGroupAuthorizer(), options.authorizer(this.storage)]);

@@ -214,6 +214,22 @@ function receiverNamespace(receiver: ASTNode | undefined): string | undefined {
 
 const idName = (n: ASTNode): string => (n.op === 'id' ? (n.args as string) : '');
 
+/**
+ * The Kubernetes CEL library's functions that k8s.io/apiserver/pkg/cel/library/cost.go prices as
+ * one group, in EstimateCallCost and CallCost alike: the switches below take a group's name (a
+ * '#' name no function has) in place of each of its functions.
+ */
+const GROUP_FUNCTIONS = {
+  authz: ['serviceAccount', 'path', 'group', 'resource', 'subresource', 'namespace', 'name', 'allowed', 'reason', 'error', 'errored'],
+  lists: ['isSorted', 'sum', 'max', 'min', 'indexOf', 'lastIndexOf', 'includes'],
+  net: ['masked', 'prefixLength', 'family', 'isUnspecified', 'isLoopback', 'isLinkLocalMulticast', 'isLinkLocalUnicast', 'isGlobalUnicast'],
+  quantitySemver: ['sign', 'asInteger', 'isInteger', 'asApproximateFloat', 'isGreaterThan', 'isLessThan', 'compareTo', 'add', 'sub', 'major', 'minor', 'patch'],
+  url: ['getScheme', 'getHostname', 'getHost', 'getPort', 'getEscapedPath', 'getQuery'],
+} as const;
+const GROUP = Object.fromEntries(Object.keys(GROUP_FUNCTIONS).map((g) => [g, `#${g}`])) as { readonly [G in keyof typeof GROUP_FUNCTIONS]: `#${G}` };
+const GROUP_OF = new Map<string, string>(Object.entries(GROUP_FUNCTIONS).flatMap(([g, fns]) => fns.map((fn) => [fn, `#${g}`] as const)));
+const groupOf = (fn: string): string => GROUP_OF.get(fn) ?? fn;
+
 class Coster {
   private readonly paths = new Map<ASTNode, readonly string[]>();
   private readonly sizes = new Map<ASTNode, Range>();
@@ -551,34 +567,18 @@ class Coster {
     const sz = (a: Arg): Range => a.size ?? this.estimateByPath(a) ?? UNKNOWN;
     const tname = target?.type.name ?? '';
     const authz = tname.startsWith('kubernetes.authorization.');
-    switch (fn) {
+    switch (groupOf(fn)) {
       case 'check':
         if (authz) return { cost: fixed(350000n) };
         break;
-      case 'serviceAccount':
-      case 'path':
-      case 'group':
-      case 'resource':
-      case 'subresource':
-      case 'namespace':
-      case 'name':
-      case 'allowed':
-      case 'reason':
-      case 'error':
-      case 'errored':
+      case GROUP.authz:
         if (authz) return { cost: fixed(1n) };
         break;
       case 'fieldSelector':
       case 'labelSelector':
         if (authz && args.length === 1) return { cost: selectorCost(sz(args[0]!)) };
         break;
-      case 'isSorted':
-      case 'sum':
-      case 'max':
-      case 'min':
-      case 'indexOf':
-      case 'lastIndexOf':
-      case 'includes':
+      case GROUP.lists:
         if (target) {
           let el = fixed(1n);
           if (target.type.kind === 'list') {
@@ -611,28 +611,16 @@ class Coster {
           const s = sz(target);
           const toReplace = sz(args[0]!);
           const replaceWith = sz(args[1]!);
-          let countMax: bigint;
-          let countMin: bigint;
-          let retainedMax = 0n;
-          let retainedMin = 0n;
-          if (toReplace.min === 0n) {
-            countMax = s.max < MAX_UINT64 ? s.max + 1n : s.max;
-            retainedMax = s.max;
-          } else if (replaceWith.max <= toReplace.min) {
-            countMax = 0n;
-            retainedMax = s.max;
-          } else {
-            countMax = BigInt(Math.ceil(Number(s.max) / Number(toReplace.min)));
-          }
-          if (toReplace.max === 0n) {
-            countMin = s.min < MAX_UINT64 ? s.min + 1n : s.min;
-            retainedMin = s.min;
-          } else if (toReplace.max <= replaceWith.min) {
-            countMin = 0n;
-            retainedMin = s.min;
-          } else {
-            countMin = BigInt(Math.ceil(Number(s.min) / Number(toReplace.max)));
-          }
+          // One bound of the result: how many replacements at most (or least), and what of the
+          // string is kept as it is. An empty match replaces between every character; a
+          // replacement no longer than what it replaces cannot grow the string.
+          const bound = (sv: bigint, divisor: bigint, noGrowth: boolean): [count: bigint, retained: bigint] => {
+            if (divisor === 0n) return [sv < MAX_UINT64 ? sv + 1n : sv, sv];
+            if (noGrowth) return [0n, sv];
+            return [BigInt(Math.ceil(Number(sv) / Number(divisor))), 0n];
+          };
+          const [countMax, retainedMax] = bound(s.max, toReplace.min, replaceWith.max <= toReplace.min);
+          const [countMin, retainedMin] = bound(s.min, toReplace.max, toReplace.max <= replaceWith.min);
           const size = add(mul({ min: countMin, max: countMax }, replaceWith), { min: retainedMin, max: retainedMax });
           return { cost: mulFactor(s, 2 * STRING_TRAVERSAL_COST_FACTOR), size };
         }
@@ -682,14 +670,7 @@ class Coster {
       case 'ip.isCanonical':
         if (args.length >= 1) return { cost: mulFactor(sz(args[0]!), 2 * STRING_TRAVERSAL_COST_FACTOR) };
         break;
-      case 'masked':
-      case 'prefixLength':
-      case 'family':
-      case 'isUnspecified':
-      case 'isLoopback':
-      case 'isLinkLocalMulticast':
-      case 'isLinkLocalUnicast':
-      case 'isGlobalUnicast':
+      case GROUP.net:
         if (tname.startsWith('net.')) return { cost: fixed(1n) };
         break;
       case 'containsIP':
@@ -715,26 +696,10 @@ class Coster {
         break;
       case 'format.named':
         return { cost: fixed(1n) };
-      case 'sign':
-      case 'asInteger':
-      case 'isInteger':
-      case 'asApproximateFloat':
-      case 'isGreaterThan':
-      case 'isLessThan':
-      case 'compareTo':
-      case 'add':
-      case 'sub':
-      case 'major':
-      case 'minor':
-      case 'patch':
+      case GROUP.quantitySemver:
         if (tname === 'kubernetes.Quantity' || tname === 'kubernetes.Semver') return { cost: fixed(1n) };
         break;
-      case 'getScheme':
-      case 'getHostname':
-      case 'getHost':
-      case 'getPort':
-      case 'getEscapedPath':
-      case 'getQuery':
+      case GROUP.url:
         if (tname === 'kubernetes.URL') return { cost: fixed(1n) };
         break;
       case '_==_': {
@@ -834,7 +799,7 @@ class Coster {
     if (m === 'has') {
       const [, [arg]] = n.args as [string, [ASTNode]];
       // has(x.f): the presence test plus its operand
-      const operand = arg!.op === '.' || arg!.op === '.?' ? (arg!.args as unknown as [ASTNode])[0] : arg!;
+      const operand = arg!.op === '.' || arg!.op === '.?' ? arg!.args[0] : arg!;
       return add(this.presenceTestCost, this.cost(operand));
     }
     const [, receiver, args] = n.args as [string, ASTNode, ASTNode[]];
@@ -1080,21 +1045,11 @@ const ceilF = (x: number, f: number): number => Math.ceil(x * f);
 /** The runtime cost of one call, given its arguments (the receiver first) and result. */
 function callCost(fn: string, args: unknown[], result: unknown, receiverType: string | undefined): number {
   const authz = receiverType?.startsWith('kubernetes.authorization.') ?? false;
-  switch (fn) {
+  switch (groupOf(fn)) {
     case 'check':
       if (authz) return 350000;
       break;
-    case 'serviceAccount':
-    case 'path':
-    case 'group':
-    case 'resource':
-    case 'subresource':
-    case 'namespace':
-    case 'name':
-    case 'allowed':
-    case 'reason':
-    case 'error':
-    case 'errored':
+    case GROUP.authz:
       if (authz) return 1;
       break;
     case 'fieldSelector':
@@ -1104,13 +1059,7 @@ function callCost(fn: string, args: unknown[], result: unknown, receiverType: st
         return Number(selectorCost(fixed(l)).max);
       }
       break;
-    case 'isSorted':
-    case 'sum':
-    case 'max':
-    case 'min':
-    case 'indexOf':
-    case 'lastIndexOf':
-    case 'includes':
+    case GROUP.lists:
       if (args.length > 0) return traversalCost(args[0]);
       break;
     case 'url':
@@ -1145,14 +1094,7 @@ function callCost(fn: string, args: unknown[], result: unknown, receiverType: st
     case 'ip.isCanonical':
       if (args.length >= 1) return ceilF(actualSize(args[0]), 2 * STRING_TRAVERSAL_COST_FACTOR);
       break;
-    case 'masked':
-    case 'prefixLength':
-    case 'family':
-    case 'isUnspecified':
-    case 'isLoopback':
-    case 'isLinkLocalMulticast':
-    case 'isLinkLocalUnicast':
-    case 'isGlobalUnicast':
+    case GROUP.net:
       return 1;
     case 'containsIP':
     case 'containsCIDR':
@@ -1171,24 +1113,8 @@ function callCost(fn: string, args: unknown[], result: unknown, receiverType: st
       }
       break;
     case 'format.named':
-    case 'sign':
-    case 'asInteger':
-    case 'isInteger':
-    case 'asApproximateFloat':
-    case 'isGreaterThan':
-    case 'isLessThan':
-    case 'compareTo':
-    case 'add':
-    case 'sub':
-    case 'major':
-    case 'minor':
-    case 'patch':
-    case 'getScheme':
-    case 'getHostname':
-    case 'getHost':
-    case 'getPort':
-    case 'getEscapedPath':
-    case 'getQuery':
+    case GROUP.quantitySemver:
+    case GROUP.url:
       return 1;
     case '_==_':
       if (args.length === 2) {
@@ -1391,7 +1317,7 @@ function selectDepth(n: ASTNode | undefined): number {
   let d = 0;
   while (n && (n.op === '.' || n.op === '.?')) {
     d++;
-    n = (n.args as unknown as [ASTNode])[0];
+    n = n.args[0];
   }
   return d;
 }

@@ -28,7 +28,7 @@ function imageOf(status: ContainerStatus, spec: Container): ImageRef | undefined
   for (const image of [status.image, spec.image]) {
     if (!image) continue;
     const ref = parseImageRef(image);
-    if (!('error' in ref)) return ref;
+    if (ref.ok) return ref.value;
   }
   return undefined;
 }

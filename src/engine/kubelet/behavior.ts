@@ -14,7 +14,7 @@
 import { goQuote } from '../api/gofmt';
 import { parseQuantity, QuantityParseError } from '../api/quantity';
 import { isSidecar, type Container, type Pod } from './api';
-import { parseGoDuration } from '../api/duration';
+import { parseVirtualDuration } from '../api/duration';
 import { firstCrossing, parseCurve, type Curve, type UsageSpec } from './usage';
 
 export const BEHAVIOR_ANNOTATION = 'kubesim.dev/behavior';
@@ -224,9 +224,9 @@ function curve(key: string, value: string, resource: 'cpu' | 'memory'): Curve {
 }
 
 function duration(key: string, value: string): number {
-  const ms = parseGoDuration(value);
-  if (typeof ms !== 'number') throw new BehaviorError(`${key}: ${ms.error}`);
-  return ms;
+  const ms = parseVirtualDuration(value);
+  if (!ms.ok) throw new BehaviorError(`${key}: ${ms.error}`);
+  return ms.value;
 }
 
 function merge(base: ContainerBehavior, o: Overrides): ContainerBehavior {

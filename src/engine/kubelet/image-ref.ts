@@ -6,6 +6,7 @@
 import { goQuote } from '../api/gofmt';
 import { Random } from '../random';
 import { table } from '../api/own';
+import { fail, ok, type Result } from '../api/result';
 
 export interface ImageRef {
   /** "docker.io/library/nginx" */
@@ -37,22 +38,22 @@ const TAG = /^[\w][\w.-]{0,127}$/;
 const DIGEST = /^sha256:[a-f0-9]{64}$/;
 
 /** parsers.ParseImageName's verdict on a reference, in the kubelet's words, or the parsed reference. */
-export function parseImageRef(image: string): ImageRef | { error: string } {
-  const fail = (detail: string) => ({ error: `couldn't parse image name ${goQuote(image)}: invalid reference format${detail}` });
+export function parseImageRef(image: string): Result<ImageRef> {
+  const invalid = (detail: string) => fail(`couldn't parse image name ${goQuote(image)}: invalid reference format${detail}`);
   let rest = image;
   let digest = '';
   const at = rest.indexOf('@');
   if (at >= 0) {
     digest = rest.slice(at + 1);
     rest = rest.slice(0, at);
-    if (!DIGEST.test(digest)) return fail('');
+    if (!DIGEST.test(digest)) return invalid('');
   }
   let tag = '';
   const colon = rest.lastIndexOf(':');
   if (colon > rest.lastIndexOf('/')) {
     tag = rest.slice(colon + 1);
     rest = rest.slice(0, colon);
-    if (!TAG.test(tag)) return fail('');
+    if (!TAG.test(tag)) return invalid('');
   }
   const slash = rest.indexOf('/');
   const first = slash < 0 ? '' : rest.slice(0, slash);
@@ -60,19 +61,19 @@ export function parseImageRef(image: string): ImageRef | { error: string } {
   const domain = hasDomain ? first : DEFAULT_DOMAIN;
   let path = hasDomain ? rest.slice(slash + 1) : rest;
   if (domain === DEFAULT_DOMAIN && !path.includes('/')) path = `library/${path}`;
-  if (path !== path.toLowerCase()) return fail(`: repository name (${path}) must be lowercase`);
-  if (path === '' || !path.split('/').every((c) => NAME_COMPONENT.test(c))) return fail('');
+  if (path !== path.toLowerCase()) return invalid(`: repository name (${path}) must be lowercase`);
+  if (path === '' || !path.split('/').every((c) => NAME_COMPONENT.test(c))) return invalid('');
   const repository = `${domain}/${path}`;
   if (!digest && !tag) tag = 'latest';
   const pinned = digest || `sha256:${hashHex(`${repository}:${tag}`)}`;
-  return {
+  return ok({
     repository,
     domain,
     tag: digest ? '' : tag,
     tagged: digest ? `${repository}@${digest}` : `${repository}:${tag}`,
     digested: `${repository}@${pinned}`,
     sizeBytes: KNOWN_SIZES[repository] ?? 5_000_000 + (hashWord(repository) % 120_000_000),
-  };
+  });
 }
 
 /** 64 hex digits derived from a text: a stand-in for a content digest or container ID. */

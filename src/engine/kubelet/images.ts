@@ -66,7 +66,7 @@ export class ImageService {
     this.missing = new Set((settings.missing ?? []).flatMap((image) => [image, normalized(image)]));
     for (const image of [PAUSE_IMAGE, ...(settings.preloaded ?? [])]) {
       const ref = parseImageRef(image);
-      if (!('error' in ref)) this.present.set(ref.tagged, ref);
+      if (ref.ok) this.present.set(ref.value.tagged, ref.value);
     }
   }
 
@@ -139,5 +139,5 @@ export class ImageService {
 
 function normalized(image: string): string {
   const ref = parseImageRef(image);
-  return 'error' in ref ? image : ref.tagged;
+  return ref.ok ? ref.value.tagged : image;
 }

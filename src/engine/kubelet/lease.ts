@@ -10,13 +10,9 @@ import type { Client } from '../client/client';
 import { deepCopy } from '../client/clone';
 import { LEASES } from '../client/resources';
 import { isStatusError } from '../api/status';
-import type { KubeObject } from '../api/types';
+import type { Lease } from '../api/generated/coordination-v1';
 import { NODE_LEASE_DURATION_SECONDS, NODE_LEASE_NAMESPACE, NODE_LEASE_RENEW_INTERVAL_MS } from './config';
 import type { KubeletTimer, TimerGroup } from './timers';
-
-export interface Lease extends KubeObject {
-  spec?: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string; acquireTime?: string; leaseTransitions?: number };
-}
 
 export interface LeaseHost {
   readonly nodeName: string;

@@ -1,52 +1,45 @@
 /**
- * One pod worker per pod bound to the node (pod_workers.go and the kubelet's SyncPod): syncs run
- * one at a time, each first reporting the status the runtime shows, then taking the next steps
- * (computePodActions): the sandbox and its IP, init containers one by one (sidecars stay up),
- * then the containers, each started after its image is there; exited containers restart per
- * restartPolicy, behind CrashLoopBackOff. A container start, exit or probe result asks for
- * another sync, as the kubelet's PLEG does. Deletion runs the graceful termination; a finished
- * pod reports its terminal phase and, if it is being deleted, is removed with grace period 0.
+ * One pod worker per pod bound to the node (pod_workers.go): syncs of a pod run one at a time, a
+ * request while one runs asks for one more after it, and timed wake-ups (a back-off ending, the
+ * PLEG's next relist) ask for a sync at their time. Each sync (the kubelet's SyncPod) first
+ * reports the status the runtime shows (status-manager.ts), then takes the next steps: the
+ * volumes (volume-manager.ts), the sandbox and its IP (kuberuntime-sandbox.ts), the init and
+ * regular containers (kuberuntime-manager.ts), each started after its image is there
+ * (kuberuntime-container.ts, image-manager.ts). A container start, exit or probe result asks for
+ * another sync, as the kubelet's PLEG does. Deletion runs the graceful termination (SyncTerminatingPod);
+ * a finished pod reports its terminal phase and, if it is being deleted, is removed with grace period 0.
+ *
+ * The worker holds the pod's state on the node; the sync steps in those files read and change it
+ * through the worker (nothing outside src/engine/kubelet/ does).
  */
-import { goQuote } from '../api/gofmt';
 import type { KubeObject } from '../api/types';
-import { Random } from '../random';
+import { deepEqual } from '../api/deep-equal';
+import type { Random } from '../random';
 import type { KubeletAction } from '../trace/kubelet';
 import { adoptContainers } from './adopt';
-import { isSidecar, podKey, type Container, type Pod } from './api';
-import { MAX_BACKOFF_MS, type Backoff } from './backoff';
+import { podKey, type Pod } from './api';
+import type { Backoff } from './backoff';
 import { BEHAVIOR_ANNOTATION, podBehavior, type ContainerBehavior, type PodBehavior } from './behavior';
-import { containerConfigError, unmountableVolumes, type ConfigKind } from './config-refs';
-import { hasExited, isReady, isRunning, WAITING, type ContainerInstance, type ContainerKind, type ContainerRecord } from './containers';
+import type { ConfigKind } from './config-refs';
+import { isReady, isRunning, type ContainerInstance, type ContainerKind, type ContainerRecord } from './containers';
 import { containerRef, MESSAGE, podRef, REASON, type EventSink, type EventType } from './events';
-import { parseImageRef, type ImageRef } from './image-ref';
-import type { ImageService, PullResult } from './images';
+import type { ImageService } from './images';
 import type { IpAllocator } from './ip-allocator';
+import { killForRestart, stopPlan } from './kuberuntime-container';
+import { podFinished, syncContainers, syncInitContainers } from './kuberuntime-manager';
+import { createSandbox } from './kuberuntime-sandbox';
 import { generatePodStatus, rejectedPodStatus } from './pod-status';
 import { startProbes, stopProbes, type ProberHost } from './prober';
 import { PROBE_NAMES, type ProbeResult, type ProbeTarget, type ProbeType } from './probes';
-import { createInstance, discardProcess, resumeProcess, startProcess, stopProcess, type ProcessHost } from './runtime';
+import { discardProcess, resumeProcess, type ProcessHost } from './runtime';
 import { SharedLoad, type LoadMember } from './shared-load';
 import type { StatusManager } from './status-manager';
-import { deepEqual } from '../api/deep-equal';
-import { deletionGracePeriodMs, preStopDurationMs, stopPodContainers } from './termination';
+import { deletionGracePeriodMs, stopPodContainers } from './termination';
 import type { KubeletTimer, TimerGroup } from './timers';
+import { mountVolumes } from './volume-manager';
 
-/** Creating the pod sandbox (network namespace, IP) takes this long. */
-export const SANDBOX_START_MS = 1000;
-/** A sandbox that could not be created is tried again after the pod workers' backOffPeriod. */
-export const SANDBOX_RETRY_MS = 10_000;
-/** CreateContainer takes this long (the Created and Started events come together after it). */
-export const CONTAINER_CREATE_MS = 100;
 /** The PLEG relist period: how soon the kubelet notices what a sync left behind. */
 export const RELIST_PERIOD_MS = 1000;
-/** A failed sync is retried after the pod worker's back-off period. */
-export const SYNC_RETRY_MS = 10_000;
-/** Volume SetUp retries back off from 500 ms to 2m2s; the pod worker gives up waiting after 2 minutes. */
-const MOUNT_INITIAL_RETRY_MS = 500;
-const MOUNT_MAX_RETRY_MS = 122_000;
-const MOUNT_TIMEOUT_MS = 120_000;
-/** How long retries of a failing configuration keep the cluster from settling. */
-const CONFIG_RETRY_WINDOW_MS = 5 * 60_000;
 
 export interface KubeletContext {
   readonly nodeName: string;
@@ -81,13 +74,15 @@ export class PodWorker implements ProcessHost, ProberHost, LoadMember {
   private behavior: PodBehavior;
   /** The shared-load group this pod is in (its behavior has a cpu-load term). */
   loadKey: string | undefined;
-  private volumesReady = false;
-  private mountRetry: { delayMs: number; nextTimeoutAt: number } | undefined;
-  private configFailingSince: number | undefined;
-  private sandboxReady = false;
+  // The pod's state on the node that the sync steps (volume-manager.ts, kuberuntime-*.ts,
+  // image-manager.ts) read and change.
+  volumesReady = false;
+  mountRetry: { delayMs: number; nextTimeoutAt: number } | undefined;
+  configFailingSince: number | undefined;
+  sandboxReady = false;
   /** RunPodSandbox attempts that failed (each names a new sandbox). */
-  private sandboxAttempts = 0;
-  private podIP: string | undefined;
+  sandboxAttempts = 0;
+  podIP: string | undefined;
   private rejection: { reason: string; message: string } | undefined;
   private terminating = false;
   /** Nothing runs and nothing will be started again. */
@@ -96,10 +91,10 @@ export class PodWorker implements ProcessHost, ProberHost, LoadMember {
   private busy = false;
   private again = false;
   private readonly wakeups = new Map<string, KubeletTimer>();
-  private readonly lastPullError = new Map<string, string>();
+  readonly lastPullError = new Map<string, string>();
 
   constructor(
-    private readonly ctx: KubeletContext,
+    readonly ctx: KubeletContext,
     pod: Pod,
     cause: number | undefined,
   ) {
@@ -285,23 +280,23 @@ export class PodWorker implements ProcessHost, ProberHost, LoadMember {
     this.writeStatus();
     if (this.terminal) return;
     if (!this.volumesReady) {
-      await this.mountVolumes();
+      await mountVolumes(this);
       if (!this.volumesReady || this.stopped()) return;
     }
     if (!this.sandboxReady) {
-      await this.createSandbox();
+      await createSandbox(this);
       if (!this.sandboxReady || this.stopped()) return;
     }
-    const init = await this.syncInitContainers();
+    const init = await syncInitContainers(this);
     if (this.stopped()) return;
     if (init === 'failed') return this.finish();
     if (init === 'waiting') return;
-    await this.syncContainers();
-    if (!this.stopped() && this.podFinished()) await this.finish();
+    await syncContainers(this);
+    if (!this.stopped() && podFinished(this)) await this.finish();
   }
 
   /** Stop taking steps: the pod went away or is being deleted. */
-  private stopped(): boolean {
+  stopped(): boolean {
     return this.removed || this.terminating || this.pod.metadata.deletionTimestamp !== undefined;
   }
 
@@ -309,104 +304,9 @@ export class PodWorker implements ProcessHost, ProberHost, LoadMember {
     this.ctx.status.setStatus(this.pod, this.currentStatus());
   }
 
-  /** The volume manager's WaitForAttachAndMount, for the volumes that read ConfigMaps and Secrets. */
-  private async mountVolumes(): Promise<void> {
-    const failed = await unmountableVolumes(this.pod, (kind, name) => this.ctx.lookup(this.pod, kind, name));
-    if (this.stopped()) return;
-    if (failed.size === 0) {
-      this.volumesReady = true;
-      this.mountRetry = undefined;
-      return;
-    }
-    const now = this.now();
-    const retry = (this.mountRetry ??= { delayMs: 0, nextTimeoutAt: now + MOUNT_TIMEOUT_MS });
-    for (const [volume, err] of failed) this.event(podRef(this.pod), 'Warning', REASON.failedMount, MESSAGE.setUpFailed(volume, err));
-    if (now >= retry.nextTimeoutAt) {
-      this.event(podRef(this.pod), 'Warning', REASON.failedMount, MESSAGE.unmountedVolumes([...failed.keys()].sort()));
-      retry.nextTimeoutAt += MOUNT_TIMEOUT_MS;
-    }
-    if (retry.delayMs === 0) this.note('volume-mount-failed', [...failed.values()].join('; '));
-    retry.delayMs = retry.delayMs === 0 ? MOUNT_INITIAL_RETRY_MS : Math.min(retry.delayMs * 2, MOUNT_MAX_RETRY_MS);
-    this.wake('mount', now + retry.delayMs, retry.delayMs >= MOUNT_MAX_RETRY_MS);
-  }
-
-  private async createSandbox(): Promise<void> {
-    await this.sleep(SANDBOX_START_MS, 'sandbox');
-    if (this.stopped()) return;
-    const ip = this.pod.spec?.hostNetwork ? this.ctx.nodeIP : this.ctx.ips.allocate(this.uid);
-    if (!ip) {
-      // The node's podCIDR has no address left (more pods than a /24 holds): RunPodSandbox fails,
-      // the kubelet says so on the pod and tries again, while it stays ContainerCreating.
-      this.sandboxAttempts++;
-      const rangeSet = this.ctx.ips.rangeSet;
-      this.event(podRef(this.pod), 'Warning', REASON.failedCreatePodSandBox, MESSAGE.failedCreatePodSandbox(sandboxId(this.uid, this.sandboxAttempts), rangeSet));
-      if (this.sandboxAttempts === 1) this.note('sandbox-failed', `no IP addresses available in range set ${rangeSet}`);
-      this.wake('sandbox', this.now() + SANDBOX_RETRY_MS, true);
-      return;
-    }
-    this.podIP = ip;
-    this.sandboxReady = true;
-    this.note('sandbox-created', `pod IP ${ip}`);
-  }
-
-  /** computeInitContainerActions: 'done' once every init container completed and every sidecar started. */
-  private async syncInitContainers(): Promise<'done' | 'waiting' | 'failed'> {
-    const restartPolicy = this.pod.spec?.restartPolicy ?? 'Always';
-    for (const c of this.pod.spec?.initContainers ?? []) {
-      const cur = this.records.get(c.name)?.current;
-      if (isSidecar(c)) {
-        if (!cur || hasExited(cur)) {
-          await this.startContainer(c, 'sidecar');
-          return 'waiting';
-        }
-        if (!cur.started) return 'waiting';
-        continue;
-      }
-      if (!cur) {
-        await this.startContainer(c, 'init');
-        return 'waiting';
-      }
-      if (!hasExited(cur)) return 'waiting';
-      if (cur.exit.code === 0) continue;
-      if (restartPolicy === 'Never') return 'failed';
-      await this.startContainer(c, 'init');
-      return 'waiting';
-    }
-    return 'done';
-  }
-
-  private async syncContainers(): Promise<void> {
-    const restartPolicy = this.pod.spec?.restartPolicy ?? 'Always';
-    for (const c of this.pod.spec?.initContainers ?? []) {
-      if (this.stopped()) return;
-      if (isSidecar(c) && hasExited(this.records.get(c.name)?.current)) await this.startContainer(c, 'sidecar');
-    }
-    for (const c of this.pod.spec?.containers ?? []) {
-      if (this.stopped()) return;
-      const cur = this.records.get(c.name)?.current;
-      if (cur && isRunning(cur)) {
-        if (cur.spec.image !== c.image && !cur.stopping) this.killForRestart(cur, MESSAGE.definitionChanged(c.name), this.podGraceMs());
-        continue;
-      }
-      if (cur && !hasExited(cur)) continue;
-      if (cur && !shouldRestart(restartPolicy, cur.exit!.code)) continue;
-      await this.startContainer(c, 'regular');
-    }
-  }
-
-  /** Pods that are not restarted are done once every container exited for good. */
-  private podFinished(): boolean {
-    const restartPolicy = this.pod.spec?.restartPolicy ?? 'Always';
-    if (restartPolicy === 'Always') return false;
-    return (this.pod.spec?.containers ?? []).every((c) => {
-      const cur = this.records.get(c.name)?.current;
-      return hasExited(cur) && !shouldRestart(restartPolicy, cur.exit.code);
-    });
-  }
-
   /** The pod's work is over: sidecars and any init container are stopped, the sandbox goes. */
   private async finish(): Promise<void> {
-    await stopPodContainers(this.stopPlan(), this.podGraceMs());
+    await stopPodContainers(stopPlan(this), this.podGraceMs());
     this.endSandbox();
     this.note('pod-finished', `phase ${this.currentStatus().phase}`);
     this.requestSync();
@@ -422,20 +322,8 @@ export class PodWorker implements ProcessHost, ProberHost, LoadMember {
       record.waiting = undefined;
       if (record.current && isRunning(record.current)) stopProbes(this, record.current, ['startup', 'liveness']);
     }
-    await stopPodContainers(this.stopPlan(), graceMs);
+    await stopPodContainers(stopPlan(this), graceMs);
     this.endSandbox();
-  }
-
-  private stopPlan() {
-    const running = (cs: readonly Container[]) =>
-      cs.map((c) => this.records.get(c.name)?.current).filter((i): i is ContainerInstance => i !== undefined && isRunning(i));
-    const inits = this.pod.spec?.initContainers ?? [];
-    return {
-      regular: [...running(inits.filter((c) => !isSidecar(c))), ...running(this.pod.spec?.containers ?? [])],
-      sidecars: running(inits.filter(isSidecar)).reverse(),
-      now: () => this.now(),
-      kill: (i: ContainerInstance, timeoutMs: number) => this.killContainer(i, timeoutMs),
-    };
   }
 
   private endSandbox(): void {
@@ -445,149 +333,16 @@ export class PodWorker implements ProcessHost, ProberHost, LoadMember {
     this.ctx.ips.release(this.uid);
   }
 
-  private podGraceMs(): number {
+  podGraceMs(): number {
     return (this.pod.spec?.terminationGracePeriodSeconds ?? 30) * 1000;
   }
 
-  /** startContainer with the kubelet's doBackOff in front: false if the container did not start. */
-  private async startContainer(spec: Container, kind: ContainerKind): Promise<boolean> {
-    const record = this.recordFor(spec.name, kind);
-    const ref = containerRef(this.pod, spec.name, kind !== 'regular');
-    const cur = record.current;
-    if (hasExited(cur)) {
-      const key = `${this.uid}_${spec.name}`;
-      const finishedAt = cur.finishedAt ?? this.now();
-      if (this.ctx.restartBackoff.isInBackOffSince(key, finishedAt, this.now())) {
-        const backoff = this.ctx.restartBackoff.get(key);
-        this.setWaiting(record, WAITING.crashLoopBackOff, MESSAGE.crashLoopWaiting(spec.name, this.pod, backoff), () => {
-          this.event(ref, 'Warning', REASON.backOff, MESSAGE.backOffRestart(spec.name, this.pod));
-          this.note('container-back-off', `restart in ${backoff / 1000}s`, spec.name);
-        });
-        this.wake(`restart ${spec.name}`, finishedAt + backoff, backoff >= MAX_BACKOFF_MS);
-        return false;
-      }
-      this.ctx.restartBackoff.next(key, finishedAt, this.now());
-    }
-    const image = await this.ensureImage(spec, record, ref);
-    if (!image || this.stopped()) return false;
-    const configError = await containerConfigError(spec, this.pod.metadata.namespace ?? '', (kind, name) => this.ctx.lookup(this.pod, kind, name));
-    if (this.stopped()) return false;
-    if (configError) {
-      this.setWaiting(record, WAITING.createContainerConfigError, configError, () => {
-        this.event(ref, 'Warning', REASON.failed, MESSAGE.error(configError));
-        this.note('container-config-error', configError, spec.name);
-      });
-      const since = (this.configFailingSince ??= this.now());
-      this.wake('config', this.now() + SYNC_RETRY_MS, this.now() - since >= CONFIG_RETRY_WINDOW_MS);
-      return false;
-    }
-    this.configFailingSince = undefined;
-    await this.sleep(CONTAINER_CREATE_MS, `create ${spec.name}`);
-    if (this.stopped()) return false;
-    const instance = createInstance(this.ctx.random, spec, image, this.behaviorOf(spec.name), this.now());
-    if (cur) {
-      record.previous = cur;
-      record.restartCount++;
-    }
-    record.current = instance;
-    record.waiting = undefined;
-    this.event(ref, 'Normal', REASON.created, MESSAGE.created);
-    this.note('container-created', `containerd://${instance.id.slice(0, 12)}`, spec.name);
-    startProcess(this, instance, this.label(spec.name));
-    this.event(ref, 'Normal', REASON.started, MESSAGE.started);
-    this.note('container-started', `restart count ${record.restartCount}`, spec.name);
-    startProbes(this, instance, this.label(spec.name));
-    this.requestSync();
-    return true;
-  }
-
-  /** The image manager's EnsureImageExists: the image, or undefined with the reason recorded. */
-  private async ensureImage(spec: Container, record: ContainerRecord, ref: ReturnType<typeof containerRef>): Promise<ImageRef | undefined> {
-    const image = spec.image ?? '';
-    const parsed = parseImageRef(image);
-    if ('error' in parsed) {
-      const message = `Failed to apply default image tag ${goQuote(image)}: ${parsed.error}`;
-      this.setWaiting(record, WAITING.invalidImageName, message, () => {
-        this.event(ref, 'Warning', REASON.inspectFailed, message);
-        this.event(ref, 'Warning', REASON.failed, MESSAGE.error(WAITING.invalidImageName));
-      });
-      return undefined;
-    }
-    const policy = spec.imagePullPolicy ?? (parsed.tag === 'latest' ? 'Always' : 'IfNotPresent');
-    const present = this.ctx.images.get(parsed);
-    if (policy === 'Never' || (policy === 'IfNotPresent' && present)) {
-      if (present) {
-        this.event(ref, 'Normal', REASON.pulled, MESSAGE.alreadyPresent(image));
-        return present;
-      }
-      const message = MESSAGE.neverPull(image);
-      this.setWaiting(record, WAITING.errImageNeverPull, message, () => {
-        this.event(ref, 'Warning', REASON.errImageNeverPull, message);
-        this.event(ref, 'Warning', REASON.failed, MESSAGE.error(WAITING.errImageNeverPull));
-      });
-      return undefined;
-    }
-    const key = `${this.uid}_${image}`;
-    if (this.ctx.imageBackoff.isInBackOffSinceUpdate(key, this.now())) {
-      const message = `${MESSAGE.pullBackOff(image)}: ${WAITING.errImagePull}: ${this.lastPullError.get(key) ?? ''}`;
-      this.setWaiting(record, WAITING.imagePullBackOff, message, () => {
-        this.event(ref, 'Normal', REASON.backOff, MESSAGE.pullBackOff(image));
-        this.event(ref, 'Warning', REASON.failed, MESSAGE.error(WAITING.imagePullBackOff));
-        this.note('image-back-off', `retry in ${this.ctx.imageBackoff.get(key) / 1000}s`, spec.name);
-      });
-      const end = this.ctx.imageBackoff.endSinceUpdate(key) ?? this.now();
-      this.wake(`pull ${spec.name}`, end, this.ctx.imageBackoff.get(key) >= MAX_BACKOFF_MS);
-      return undefined;
-    }
-    this.event(ref, 'Normal', REASON.pulling, MESSAGE.pulling(image));
-    this.note('image-pulling', image, spec.name);
-    const result = await new Promise<PullResult>((resolve) => this.ctx.images.pull(image, parsed, resolve));
-    if (this.removed) return undefined;
-    if (!result.ok) {
-      const error = result.error ?? '';
-      this.event(ref, 'Warning', REASON.failed, MESSAGE.failedToPull(image, error));
-      this.ctx.imageBackoff.next(key, this.now(), this.now());
-      this.lastPullError.set(key, error);
-      record.waiting = { reason: WAITING.errImagePull, message: error };
-      this.event(ref, 'Warning', REASON.failed, MESSAGE.error(WAITING.errImagePull));
-      this.note('image-pull-failed', error, spec.name);
-      this.followUp();
-      return undefined;
-    }
-    this.event(ref, 'Normal', REASON.pulled, MESSAGE.pulled(image, result.pullMs, result.totalMs, result.ref.sizeBytes));
-    this.note('image-pulled', `${image} in ${result.pullMs}ms`, spec.name);
-    return result.ref;
-  }
-
   /** Records why a container waits; the events go out only when the reason or message changes. */
-  private setWaiting(record: ContainerRecord, reason: string, message: string, announce: () => void): void {
+  setWaiting(record: ContainerRecord, reason: string, message: string, announce: () => void): void {
     if (record.waiting?.reason === reason && record.waiting.message === message) return;
     record.waiting = { reason, message };
     announce();
     this.followUp();
-  }
-
-  private killForRestart(instance: ContainerInstance, message: string, graceMs: number): void {
-    instance.killedForRestart = true;
-    stopProbes(this, instance);
-    this.ctx.timers.set(0, () => this.killContainer(instance, graceMs, message), { label: `${this.label(instance.spec.name)}: kill` });
-  }
-
-  /** killContainer: the Killing event, the preStop hook, then SIGTERM and SIGKILL at the timeout. */
-  private async killContainer(instance: ContainerInstance, timeoutMs: number, message?: string): Promise<void> {
-    if (instance.exit) return;
-    const name = instance.spec.name;
-    const kind = this.records.get(name)?.kind ?? 'regular';
-    this.event(containerRef(this.pod, name, kind !== 'regular'), 'Normal', REASON.killing, message ?? MESSAGE.stopping(name));
-    this.note('container-killing', message ?? `grace period ${timeoutMs / 1000}s`, name);
-    let remaining = timeoutMs;
-    const preStop = instance.spec.lifecycle?.preStop;
-    if (preStop && remaining > 0) {
-      const hookMs = Math.min(preStopDurationMs(preStop), remaining);
-      if (hookMs > 0) await this.sleep(hookMs, `${name} preStop`);
-      remaining -= hookMs;
-    }
-    await stopProcess(this, instance, remaining, this.label(name));
   }
 
   // ProcessHost
@@ -616,7 +371,7 @@ export class PodWorker implements ProcessHost, ProberHost, LoadMember {
       const probe = type === 'liveness' ? instance.spec.livenessProbe : instance.spec.startupProbe;
       const graceMs = probe?.terminationGracePeriodSeconds !== undefined ? probe.terminationGracePeriodSeconds * 1000 : this.podGraceMs();
       const message = type === 'liveness' ? MESSAGE.failedLiveness(instance.spec.name) : MESSAGE.failedStartup(instance.spec.name);
-      this.killForRestart(instance, message, graceMs);
+      killForRestart(this, instance, message, graceMs);
       return;
     }
     this.requestSync();
@@ -624,13 +379,13 @@ export class PodWorker implements ProcessHost, ProberHost, LoadMember {
 
   // helpers
 
-  private recordFor(name: string, kind: ContainerKind): ContainerRecord {
+  recordFor(name: string, kind: ContainerKind): ContainerRecord {
     let record = this.records.get(name);
     if (!record) this.records.set(name, (record = { name, kind, restartCount: 0 }));
     return record;
   }
 
-  private behaviorOf(name: string): ContainerBehavior {
+  behaviorOf(name: string): ContainerBehavior {
     return this.behavior.containers.get(name) ?? { startDelayMs: 0, probeDelayMs: 0, ignoreSigterm: false, shutdownDelayMs: 0 };
   }
 
@@ -641,12 +396,12 @@ export class PodWorker implements ProcessHost, ProberHost, LoadMember {
   }
 
   /** Another sync after the next PLEG relist, to report what this one left behind. */
-  private followUp(): void {
+  followUp(): void {
     this.wake('relist', this.now() + RELIST_PERIOD_MS, false);
   }
 
   /** A sync at `at` (replacing an earlier request under the same key). */
-  private wake(key: string, at: number, daemon: boolean): void {
+  wake(key: string, at: number, daemon: boolean): void {
     if (this.removed) return;
     this.ctx.timers.clear(this.wakeups.get(key));
     const timer = this.ctx.timers.set(
@@ -660,35 +415,20 @@ export class PodWorker implements ProcessHost, ProberHost, LoadMember {
     this.wakeups.set(key, timer);
   }
 
-  private sleep(ms: number, what: string): Promise<void> {
+  sleep(ms: number, what: string): Promise<void> {
     return new Promise((resolve) => this.ctx.timers.set(ms, resolve, { label: `${this.key}: ${what}` }));
   }
 
-  private label(container: string): string {
+  label(container: string): string {
     return `${this.key} ${container}`;
   }
 
-  private event(ref: ReturnType<typeof podRef>, type: EventType, reason: string, message: string): void {
+  event(ref: ReturnType<typeof podRef>, type: EventType, reason: string, message: string): void {
     this.ctx.events.event(ref, type, reason, message, this.cause);
   }
 
-  private note(action: KubeletAction, detail: string, container?: string): void {
+  note(action: KubeletAction, detail: string, container?: string): void {
     const id = this.ctx.record(action, detail, this.cause, this.pod, container);
     if (id !== undefined) this.cause = id;
   }
-}
-
-/** A sandbox's id as containerd prints it (64 hex digits), the same for the same pod and attempt. */
-function sandboxId(uid: string, attempt: number): string {
-  const random = new Random(`${uid}/sandbox/${attempt}`);
-  let id = '';
-  for (let i = 0; i < 8; i++) id += random.nextUint32().toString(16).padStart(8, '0');
-  return id;
-}
-
-/** Whether an exited container is started again under the pod's restartPolicy. */
-export function shouldRestart(restartPolicy: string, exitCode: number): boolean {
-  if (restartPolicy === 'Always') return true;
-  if (restartPolicy === 'OnFailure') return exitCode !== 0;
-  return false;
 }

@@ -15,7 +15,7 @@
  */
 import { parseQuantity, QuantityParseError } from '../api/quantity';
 import { goQuote } from '../api/gofmt';
-import { parseGoDuration } from '../api/duration';
+import { parseVirtualDuration } from '../api/duration';
 
 export interface CurvePoint {
   /** ms since the curve's origin. */
@@ -58,9 +58,9 @@ export function parseCurve(key: string, text: string, resource: UsageResource): 
     const valueText = at < 0 ? part : part.slice(0, at);
     let atMs = 0;
     if (at >= 0) {
-      const d = parseGoDuration(part.slice(at + 1));
-      if (typeof d !== 'number') return { error: `${key}: ${d.error}` };
-      atMs = d;
+      const d = parseVirtualDuration(part.slice(at + 1));
+      if (!d.ok) return { error: `${key}: ${d.error}` };
+      atMs = d.value;
     } else if (i > 0) {
       return { error: `${key}: point ${goQuote(part)} needs a time (value@time, as in 900m@2m)` };
     }

@@ -351,9 +351,12 @@ export class Validator {
   private async afterStore(group: string, kind: string, obj: KubeObject): Promise<void> {
     if (group === '' && kind === 'Namespace') await ensureDefaultServiceAccount(this.server, obj.metadata.name ?? '');
     if (group === '' && kind === 'ResourceQuota') await bringQuotaIntoForce(this.server, obj);
-    // The apiextensions controllers accept the CRD's names and establish it, and its
-    // versions are served: the documents after it are checked against its schema, as they
+    // The watch cache catches up with what was stored, as kube-apiserver's informers do in the
+    // moment between two of kubectl's requests: admission reads it (a quota given earlier is in
+    // force for the next document, not hidden behind a live list of the namespace cached while it
+    // had none). For a CRD the apiextensions controllers accept its names and establish it, and
+    // its versions are served: the documents after it are checked against its schema, as they
     // would be on a cluster the CRD was applied to (see docs/deviations.md for kubectl apply).
-    if (group === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition') await this.server.clock.settle({ maxDuration: 0 });
+    await this.server.clock.settle({ maxDuration: 0 });
   }
 }

@@ -6,10 +6,9 @@
 import * as vscode from 'vscode';
 import type { KubeObject } from '../../engine/api/types';
 import type { RemoteClusterHost as ClusterHost } from '../engine/remote-host';
+import { REVISION_ANNOTATION as REVISION } from '../view-summary';
 import type { ViewKind } from '../view-types';
 import { clusterHost, elementArg, progress, reportOperation, type Services } from './services';
-
-const REVISION = 'deployment.kubernetes.io/revision';
 
 interface Workload {
   kind: 'Deployment' | 'ReplicaSet';

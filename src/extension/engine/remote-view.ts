@@ -1,10 +1,13 @@
 /**
  * The Cluster tree's objects on the extension host's side of the engine worker: a cache of the
- * objects of the tree's kinds with the kubectl rows the worker printed, kept by the worker's
+ * objects of the tree's kinds as summaries (what the tree reads of them, src/extension/view-summary.ts;
+ * a whole object is read from the worker when shown) with the kubectl rows the worker printed, kept by the worker's
  * stream of view changes (src/protocol/engine.ts), answering the same ClusterView questions the
  * worker's informers answer (cluster-view.ts), with the same queries (view-queries.ts). Each change keeps the version it replaces, so a
  * MODIFIED carries `old` as an informer's update does. Rows are as printed when the change was
- * sent (ages move on with the next change of the object).
+ * sent (ages move on with the next change of the object). Of the Events it holds the newest the
+ * tree lists (RECENT_EVENTS), as the worker's EventWindow streams them (event-window.ts): its
+ * count('events') is at most that many, and recentEvents answers as the informers would up to it.
  */
 import type { KubeObject } from '../../engine/api/types';
 import type { WireViewChange } from '../../protocol/engine';

@@ -23,7 +23,10 @@ import { writeFileDurably } from '../durable-file';
 import { EngineSession } from './engine-session';
 import { copyEngineSettings, parseToEngine, type CallMessage, type EngineCalls, type EngineMethod, type EngineSettings, type FromEngine, type Machine, type StartMessage, type WireViewChange } from '../../protocol/engine';
 import type { ViewChange } from '../view-types';
+import { viewSummary } from '../view-summary';
 import { Outbox } from './outbox';
+import { EventWindow } from './event-window';
+import { RECENT_EVENTS } from '../view-queries';
 import type { JsonObject } from '../../engine/api/types';
 import type { ServedApi } from '../endpoint/serve';
 import { PanelFeed } from '../panel/feed';
@@ -35,6 +38,8 @@ type Handlers = { [M in EngineMethod]: (host: ClusterHost, params: EngineCalls[M
 
 /** Wall ms between two etcdMembers messages at most (a burst of elections makes one). */
 const ETCD_MEMBERS_MS = 200;
+/** Wall ms between two etcdMembers messages while only indexes move (the sidebar's commit index). */
+const ETCD_PROGRESS_MS = 1000;
 
 function settingsOf(s: EngineSettings, persistence: boolean): KubeSimSettings {
   // A fresh copy: the worker's own to change.
@@ -60,6 +65,7 @@ export class EngineWorker {
   /** Each panel's messages not yet acked by the extension (its feed's batches wait while there are any). */
   readonly panelsInFlight = new Map<number, number>();
   private etcdTimer: ReturnType<typeof setTimeout> | undefined;
+  private etcdDue = 0;
 
   constructor(readonly post: (m: FromEngine) => void) {
     this.outbox = new Outbox(post, () => this.host?.cluster.clock.now() ?? 0);
@@ -112,17 +118,24 @@ export class EngineWorker {
       else if (m.from === 'snapshot') host = await session.restore(m.restoreFile !== undefined ? parseClusterSnapshot(await fs.readFile(m.restoreFile, 'utf8')) : checkClusterSnapshot(m.restore));
       else host = await session.get();
       this.host = host;
-      host.view.onChange((changes) => this.outbox.viewChanges(changes.map((c) => this.wire(host, c))));
+      // Of the Events, the host keeps the newest the tree lists (event-window.ts).
+      const events = new EventWindow(RECENT_EVENTS, function* () {
+        for (const o of host.view.objects('events')) yield [keyOf(o), o] as const;
+      });
+      host.view.onChange((changes) => this.outbox.viewChanges(events.changes(changes).map((c) => this.wire(host, c))));
       host.pacer.onChange((state, speed) => this.post({ type: 'pacer', state, speed }));
       host.trace.subscribe((r) => {
-        if (r.type === 'etcd.member') this.etcdChanged(host);
+        // A member's role or state at once; its commit and applied index as revisions are written.
+        if (r.type === 'etcd.member') this.etcdChanged(host, ETCD_MEMBERS_MS);
+        else if (r.type === 'store.revision') this.etcdChanged(host, ETCD_PROGRESS_MS);
       });
       const { state, speed } = host.pacer.current;
       // The informers' first listing, as the tree sees it on start.
       const first: WireViewChange[] = [];
-      for (const kind of ['nodes', 'namespaces', 'deployments', 'replicasets', 'horizontalpodautoscalers', 'pods', 'services', 'endpointslices', 'events'] as const) {
+      for (const kind of ['nodes', 'namespaces', 'deployments', 'replicasets', 'horizontalpodautoscalers', 'pods', 'services', 'endpointslices'] as const) {
         for (const o of host.view.objects(kind)) first.push(this.wire(host, { kind, type: 'ADDED', key: keyOf(o), object: o }));
       }
+      for (const c of events.start()) first.push(this.wire(host, c));
       this.outbox.viewChanges(first);
       // 'started' comes after the first listing: the extension's tree is whole when the start resolves.
       this.outbox.afterViewChanges(() => this.post({ type: 'started', machines: this.machines(), seed: host.cluster.seed, clock: { state, speed } }));
@@ -132,19 +145,25 @@ export class EngineWorker {
     }
   }
 
-  private etcdChanged(host: ClusterHost): void {
-    this.etcdTimer ??= setTimeout(() => {
+  private etcdChanged(host: ClusterHost, ms: number): void {
+    const due = Date.now() + ms;
+    if (this.etcdTimer && this.etcdDue <= due) return;
+    if (this.etcdTimer) clearTimeout(this.etcdTimer);
+    this.etcdDue = due;
+    this.etcdTimer = setTimeout(() => {
       this.etcdTimer = undefined;
       const members = host.etcdMembers();
       if (members && this.host === host) this.post({ type: 'etcdMembers', members: plain(members) as unknown as JsonObject[] });
-    }, ETCD_MEMBERS_MS);
+    }, ms);
   }
 
   private wire(host: ClusterHost, c: ViewChange): WireViewChange {
     const row = host.view.row(c.kind, c.object);
-    if (c.kind !== 'pods') return { kind: c.kind, type: c.type, key: c.key, object: c.object, row };
+    // The host keeps what the tree reads, not the whole object (view-summary.ts).
+    const object = viewSummary(c.kind, c.object);
+    if (c.kind !== 'pods') return { kind: c.kind, type: c.type, key: c.key, object, row };
     const r = computePodResources(c.object as unknown as Pod).requests;
-    return { kind: c.kind, type: c.type, key: c.key, object: c.object, row, requests: { milliCPU: r.milliCPU, memory: r.memory } };
+    return { kind: c.kind, type: c.type, key: c.key, object, row, requests: { milliCPU: r.milliCPU, memory: r.memory } };
   }
 
   private machines(): Machine[] {

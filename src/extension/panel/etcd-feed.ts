@@ -3,12 +3,14 @@
  * panel is live and virtual time moved or messages were recorded, one frame with every
  * member's status as EtcdCluster.status() reports it and the Raft messages the cluster's
  * message stream recorded since the previous frame (bounded: a burst keeps its newest
- * MAX_MESSAGES and says how many it left out). The projection copies the engine's fields;
- * it computes nothing.
+ * MAX_MESSAGES and says how many it left out), and the API server's watch caches as
+ * ClusterStorage.watchCacheStatus() reports them at the same instant. The projection copies
+ * the engine's fields; it computes nothing.
  */
 import type { EtcdCluster, MemberStatus } from '../../engine/store/etcdserver';
 import type { EtcdMessageRecord } from '../../engine/trace/etcd';
-import type { EtcdFrameMessage, EtcdMemberView, EtcdMessageView, EtcdResetMessage } from '../../protocol/etcd';
+import type { WatchCacheStatus } from '../../engine/apiserver/storage/cluster-storage';
+import type { EtcdFrameMessage, EtcdMemberView, EtcdMessageView, EtcdResetMessage, WatchCacheView } from '../../protocol/etcd';
 
 /** Wall ms between frames. */
 export const FRAME_MS = 100;
@@ -71,6 +73,16 @@ export function messageView(r: EtcdMessageRecord): EtcdMessageView {
   };
 }
 
+export function watchCacheView(s: WatchCacheStatus): WatchCacheView {
+  return {
+    resourceVersion: s.resourceVersion,
+    objects: s.objects,
+    events: s.events,
+    watchers: s.watchers,
+    resources: s.resources.map((r) => ({ resource: r.resource, resourceVersion: r.resourceVersion, objects: r.objects, events: r.events, capacity: r.capacity, watchers: r.watchers })),
+  };
+}
+
 export interface FeedTimers {
   setInterval(fn: () => void, ms: number): unknown;
   clearInterval(handle: unknown): void;
@@ -93,6 +105,8 @@ export class EtcdFeed {
     private readonly now: () => number,
     private readonly post: (m: EtcdFrameMessage | EtcdResetMessage) => void,
     private readonly timers: FeedTimers = realTimers,
+    /** The API server's watch caches (absent: no API server beside this cluster). */
+    private readonly watchCache?: () => WatchCacheStatus,
   ) {
     this.unsubscribe = cluster
       ? cluster.messages.subscribe((r) => {
@@ -142,6 +156,7 @@ export class EtcdFeed {
       messages,
       droppedMessages: dropped,
       settings: { apiserverMs: l.apiserverMs, rttMs: l.rttMs, walFsyncMs: l.walFsyncMs, tickMs: t.tickMs, electionTicks: t.electionTicks },
+      ...(this.watchCache ? { watchCache: watchCacheView(this.watchCache()) } : {}),
     });
   }
 

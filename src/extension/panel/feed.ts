@@ -87,7 +87,8 @@ export class PanelFeed implements PanelConnection {
     this.syncState();
     this.stopEtcdFeed();
     const now = this.cluster.now ?? (() => Date.now());
-    this.etcdFeed = new EtcdFeed(this.cluster.etcd, now, (m: EtcdFrameMessage | EtcdResetMessage) => this.post(m));
+    const server = this.cluster.client.server;
+    this.etcdFeed = new EtcdFeed(this.cluster.etcd, now, (m: EtcdFrameMessage | EtcdResetMessage) => this.post(m), undefined, () => server.watchCacheStatus());
     this.etcdFeed.reset();
   }
 

@@ -9,8 +9,7 @@ import type { ClusterView, ViewChange, ViewKind } from '../view-types';
 /** The groups at the root, in display order (EndpointSlices show under their Service). */
 export const ROOT_GROUPS: readonly ViewKind[] = ['nodes', 'namespaces', 'deployments', 'replicasets', 'horizontalpodautoscalers', 'pods', 'services', 'events'];
 
-/** Events listed at most: the newest ones. */
-export const RECENT_EVENTS = 50;
+export { RECENT_EVENTS } from '../view-queries';
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 

@@ -78,6 +78,7 @@ describe('apiserver admission', () => {
   it('Priority resolves priorityClassName and refuses unknown classes', async () => {
     await h.create(serviceAccount('default'), 'default');
     await h.create({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 });
+    await h.synced();
     const ok = await h.req({ ...pods, verb: 'create', body: { object: pod('a', { priorityClassName: 'high' }) } });
     assert.equal(spec(ok.body).priority, 1000);
     const missing = await h.req({ ...pods, verb: 'create', body: { object: pod('b', { priorityClassName: 'nope' }) } });
@@ -91,6 +92,7 @@ describe('apiserver admission', () => {
       body: { object: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'd2' }, value: 5, globalDefault: true } },
     });
     assert.equal(second.code, 201);
+    await h.synced();
     const third = await h.req({
       verb: 'create',
       group: 'scheduling.k8s.io',

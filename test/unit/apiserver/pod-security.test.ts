@@ -93,6 +93,7 @@ describe('PodSecurity admission', () => {
     await ns('shop');
     for (const n of ['c', 'a', 'b']) assert.equal((await createPod('shop', nginx(n))).code, 201);
     assert.equal((await createPod('shop', nginx('z', { spec: { hostIPC: true } }))).code, 201);
+    await h.synced();
     const res = await label('shop', { [ENFORCE]: 'restricted' });
     assert.equal(res.code, 200);
     assert.deepEqual(res.warnings, [
@@ -101,6 +102,7 @@ describe('PodSecurity admission', () => {
       `z: host namespaces, ${RESTRICTED_REASONS}`,
     ]);
     // Relaxing the level, or keeping it, checks nothing.
+    await h.synced();
     assert.deepEqual((await label('shop', { [ENFORCE]: 'baseline' })).warnings, []);
     const v = await label('shop', { [ENFORCE]: 'restricted', 'pod-security.kubernetes.io/enforce-version': 'v1.20' });
     assert.deepEqual(v.warnings, [
@@ -116,6 +118,7 @@ describe('PodSecurity admission', () => {
     const owned = (name: string, uid: string): JsonObject =>
       nginx(name, { metadata: { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid, controller: true }] } });
     for (const n of ['web-1', 'web-2']) assert.equal((await createPod('rs', owned(n, 'u1'))).code, 201);
+    await h.synced();
     const res = await label('rs', { [ENFORCE]: 'baseline' });
     assert.deepEqual(res.warnings, []);
     const r = await label('rs', { [ENFORCE]: 'restricted' });

@@ -171,6 +171,7 @@ describe('resource quota: admission', () => {
     const spec = { hard: { pods: '2', 'requests.cpu': '1', secrets: '1' } };
     await h.create({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec }, 'ns');
     await setStatus(spec, { hard: spec.hard, used: { pods: '0' } });
+    await h.synced();
     const res = await h.req({
       verb: 'create',
       resource: 'pods',
@@ -186,6 +187,7 @@ describe('resource quota: admission', () => {
     const spec = { hard: { 'services.nodeports': '1', configmaps: '1' } };
     await h.create({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec }, 'ns');
     await setStatus(spec, { hard: spec.hard, used: { 'services.nodeports': '0' } });
+    await h.synced();
     const created = await h.create({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { ports: [{ port: 80, name: 'a' }, { port: 81, name: 'b' }] } }, 'ns');
     const nodePort = { ...created, spec: { ...(created.spec as JsonObject), type: 'NodePort' } };
     const res = await h.req({ verb: 'update', resource: 'services', namespace: 'ns', name: 's', body: { object: nodePort } });

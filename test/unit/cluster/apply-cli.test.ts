@@ -65,9 +65,10 @@ describe('kubesim apply', () => {
     has(/default-scheduler +event Normal Scheduled Pod default\/web-\w+-\w+: Successfully assigned default\/web-\w+-\w+ to kubesim-worker/);
     has(/endpointslice-controller +update endpointslices\.discovery\.k8s\.io default\/web-\w+: .*endpoints: \[\d items?\] → \[3 items\]/);
     has(/^NAME +READY +UP-TO-DATE +AVAILABLE +AGE$/);
-    has(/^deployment\.apps\/web +3\/3 +3 +3 +5s$/);
-    has(/^pod\/web-\w+-\w+ +1\/1 +Running +0 +5s +10\.244\.\d+\.2 +kubesim-worker\d? +<none> +<none>$/);
-    has(/^endpointslice\.discovery\.k8s\.io\/web-\w+ +IPv4 +80 +10\.244\.\d+\.2,10\.244\.\d+\.2,10\.244\.\d+\.2 +5s$/);
+    // The cluster's bootstrap takes 0.92 s of virtual time, so the objects are stamped 00:00:00 and the run ends at 00:00:06.4.
+    has(/^deployment\.apps\/web +3\/3 +3 +3 +6s$/);
+    has(/^pod\/web-\w+-\w+ +1\/1 +Running +0 +6s +10\.244\.\d+\.2 +kubesim-worker\d? +<none> +<none>$/);
+    has(/^endpointslice\.discovery\.k8s\.io\/web-\w+ +IPv4 +80 +10\.244\.\d+\.2,10\.244\.\d+\.2,10\.244\.\d+\.2 +6s$/);
     assert.ok(!lines.some((l) => / leases /.test(l)), 'lease renewals are left out');
   });
 

@@ -4,12 +4,12 @@ import { parseGoTime, RFC3339, RFC3339_MICRO } from '../../../src/engine/apiserv
 
 function base64(text: string): string {
   const r = decodeGoBase64(text);
-  return r.ok ? Buffer.from(r.bytes).toString('latin1') : r.error;
+  return r.ok ? Buffer.from(r.value).toString('latin1') : r.error;
 }
 
 function time(layout: typeof RFC3339 | typeof RFC3339_MICRO, text: string): string {
   const r = parseGoTime(layout, text);
-  return r.ok ? r.text : r.error;
+  return r.ok ? r.value : r.error;
 }
 
 describe('Go value parsing', () => {

@@ -74,8 +74,12 @@ describe('engine worker', function () {
       const stop = host.watchObject(ref, () => changes++);
       assert.match(await host.objectYaml(ref), /^apiVersion: apps\/v1\nkind: Deployment\n/m);
       await until(() => host.view.count('pods') === 3, 'the pods in the view');
+      // The sidebar's commit index follows the writes, not only the members' role changes.
+      const commitOf = () => Math.min(...host.etcdMembers()!.map((m) => m.commitIndex));
+      const commitBefore = commitOf();
       await host.scale({ kind: 'Deployment', namespace: 'default', name: 'web' }, 4);
       await until(() => changes > 0, 'the watched object to change');
+      await until(() => commitOf() > commitBefore, 'the members pushed as the writes commit');
       stop();
       assert.deepEqual(await host.manifestObjects('examples/web.yaml', WEB), [
         { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespace: 'default', name: 'web' },

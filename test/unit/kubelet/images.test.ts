@@ -6,8 +6,8 @@ import { TimerGroup } from '../../../src/engine/kubelet/timers';
 
 function ref(image: string): ImageRef {
   const r = parseImageRef(image);
-  if ('error' in r) throw new Error(r.error);
-  return r;
+  if (!r.ok) throw new Error(r.error);
+  return r.value;
 }
 
 describe('kubelet/images', () => {
@@ -26,9 +26,9 @@ describe('kubelet/images', () => {
   });
 
   it("refuses references that parsers.ParseImageName refuses", () => {
-    assert.deepEqual(parseImageRef('Nginx'), { error: 'couldn\'t parse image name "Nginx": invalid reference format: repository name (library/Nginx) must be lowercase' });
-    assert.deepEqual(parseImageRef('nginx:bad tag'), { error: 'couldn\'t parse image name "nginx:bad tag": invalid reference format' });
-    assert.deepEqual(parseImageRef('nginx@sha256:123'), { error: 'couldn\'t parse image name "nginx@sha256:123": invalid reference format' });
+    assert.deepEqual(parseImageRef('Nginx'), { ok: false, error: 'couldn\'t parse image name "Nginx": invalid reference format: repository name (library/Nginx) must be lowercase' });
+    assert.deepEqual(parseImageRef('nginx:bad tag'), { ok: false, error: 'couldn\'t parse image name "nginx:bad tag": invalid reference format' });
+    assert.deepEqual(parseImageRef('nginx@sha256:123'), { ok: false, error: 'couldn\'t parse image name "nginx@sha256:123": invalid reference format' });
   });
 
   async function pulls(settings: ConstructorParameters<typeof ImageService>[0], images: string[]) {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { kubeletHarness } from './harness';
 import { LEASES } from '../../../src/engine/client/resources';
-import type { Lease } from '../../../src/engine/kubelet/lease';
+import type { Lease } from '../../../src/engine/api/generated/coordination-v1';
 import type { JsonObject } from '../../../src/engine/api/types';
 import type { ApiRequestRecord } from '../../../src/engine/trace/apiserver';
 

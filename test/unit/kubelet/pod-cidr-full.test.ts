@@ -37,7 +37,11 @@ describe('kubelet: a node whose podCIDR has no address left', function () {
     try {
       const admin = cluster.client();
       await applyManifestText(admin, 'many.yaml', deployment(258));
-      await cluster.advance(60_000);
+      // The 258 pods reach the node together (admission reads the watch cache, so creates are not
+      // held up by live reads): every pod's sync finds pause:3.10 absent and queues a pull, and with
+      // serializeImagePulls each queued pull of the image, present by then, costs its manifest check
+      // (0.5 s): the last pods start about 130 s in.
+      await cluster.advance(150_000);
       const list = async () => ((await admin.resource(PODS, 'default').list()).items as PodObject[]).filter((p) => p.metadata.name?.startsWith('many-'));
       const ready = (p: PodObject) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
       let pods = await list();

@@ -7,7 +7,9 @@ import { generatePodStatus, mergePodStatus, type PodRuntimeView } from '../../..
 import { ProbeState, probeTiming } from '../../../src/engine/kubelet/probes';
 
 const iso = (ms: number) => new Date(1735689600000 + ms).toISOString().replace('.000Z', 'Z');
-const image = parseImageRef('nginx:1.27') as ImageRef;
+const parsed = parseImageRef('nginx:1.27');
+assert.ok(parsed.ok);
+const image: ImageRef = parsed.value;
 
 type State = 'running' | 'ready' | 'unready' | { exit: number; reason?: string };
 

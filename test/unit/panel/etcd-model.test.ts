@@ -6,7 +6,9 @@ import { EtcdFeed, MAX_MESSAGES, type FeedTimers } from '../../../src/extension/
 import { etcdActionsFor, type EtcdFrameMessage, type EtcdResetMessage } from '../../../src/protocol/etcd';
 import { parseWebviewMessage } from '../../../src/protocol/panel';
 import type { EtcdMessageRecord } from '../../../src/engine/trace/etcd';
-import { CHART_FIELDS, EtcdModel, FLIGHT_WALL_MS, formatMicros, layoutEtcd, leaderOf, LIVE_LAG_MS, logWindow, RaftLens } from '../../../webview/model/etcd';
+import { CACHE_HEAD_H, CHART_FIELDS, EtcdModel, FLIGHT_WALL_MS, formatMicros, layoutEtcd, leaderOf, LIVE_LAG_MS, logWindow, RaftLens, watchCacheRows } from '../../../webview/model/etcd';
+import { createCluster } from '../../../src/engine/cluster';
+import type { WatchCacheView } from '../../../src/protocol/etcd';
 
 function manualTimers(): FeedTimers & { fire(): void } {
   let fn: (() => void) | undefined;
@@ -228,6 +230,61 @@ describe('etcd view model', () => {
     t.cluster.close();
   });
 
+  it('carries the API server’s watch caches in each frame as watchCacheStatus() reports them, and charts its watchers beside etcd’s', async () => {
+    const cluster = await createCluster({ seed: 'etcd-view-watch-cache' });
+    // The controllers' informers are all watching by then.
+    await cluster.advance(5000);
+    const timers = manualTimers();
+    const model = new EtcdModel();
+    const feed = new EtcdFeed(cluster.etcd!, () => cluster.clock.now(), (m) => (m.type === 'etcd.reset' ? model.reset(m.cluster, m.capacity) : model.add(m)), timers, () => cluster.server.watchCacheStatus());
+    feed.reset();
+    const before = model.latest()!.watchCache!;
+    assert.deepEqual(before, JSON.parse(JSON.stringify(cluster.server.watchCacheStatus())), 'the frame holds the engine’s figures, field for field');
+    const pods = cluster.client().resource({ group: '', version: 'v1', resource: 'pods' }, 'default');
+    // A watch served from the pods cache: one more API server watcher; etcd's watchers (one per cache) stay.
+    const handle = await pods.watch({}, () => undefined);
+    assert.equal(handle.response.code, 200);
+    await pods.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    await cluster.advance(200);
+    timers.fire();
+    const after = model.latest()!.watchCache!;
+    assert.deepEqual(after, JSON.parse(JSON.stringify(cluster.server.watchCacheStatus())), 'read at the frame’s instant');
+    const row = (wc: WatchCacheView, r: string) => wc.resources.find((x) => x.resource === r)!;
+    assert.equal(row(after, 'pods').objects, row(before, 'pods').objects + 1);
+    assert.ok(row(after, 'pods').resourceVersion > row(before, 'pods').resourceVersion, 'the pods cache saw the create');
+    assert.ok(row(after, 'pods').watchers > row(before, 'pods').watchers, 'the watch is served by the pods cache');
+    assert.equal(after.watchers, after.resources.reduce((n, r) => n + r.watchers, 0), 'the total is the sum over the caches');
+    // The watch stopped: one watcher fewer in the next frame.
+    handle.stop();
+    await cluster.advance(100);
+    timers.fire();
+    assert.equal(row(model.latest()!.watchCache!, 'pods').watchers, row(after, 'pods').watchers - 1);
+    const api = model.series('apiserverWatchers');
+    const etcd = model.series('watchers');
+    assert.ok(api.reported && etcd.reported);
+    assert.equal(api.points[api.points.length - 1]!.value, model.latest()!.watchCache!.watchers);
+    assert.equal(etcd.points[etcd.points.length - 1]!.value, etcd.points[0]!.value, 'a watch served from the cache opens no etcd watch');
+    // The table's order: watchers first, then events; the cut says what it left out.
+    const { rows, hidden } = watchCacheRows(after, 3);
+    assert.equal(rows.length, 3);
+    assert.ok(rows[0]!.watchers >= rows[1]!.watchers && rows[1]!.watchers >= rows[2]!.watchers);
+    assert.equal(hidden.resources, after.resources.length - 3);
+    assert.equal(hidden.objects + rows.reduce((n, r) => n + r.objects, 0), after.objects);
+    assert.equal(hidden.watchers + rows.reduce((n, r) => n + r.watchers, 0), after.watchers);
+    feed.dispose();
+    await cluster.close();
+  });
+
+  it('without a watch cache reader a frame carries none, and its chart line is not reported', async () => {
+    const t = await setup();
+    t.sync();
+    await t.run(200);
+    assert.equal(t.model.latest()!.watchCache, undefined);
+    assert.equal(t.model.series('apiserverWatchers').reported, false);
+    t.feed.dispose();
+    t.cluster.close();
+  });
+
   it('bounds a burst of messages per frame and says how many it left out', async () => {
     const t = await setup();
     t.sync();
@@ -253,6 +310,11 @@ describe('etcd view model', () => {
         assert.ok(node.y - node.r >= 0 && node.y + node.r <= L.charts[0]!.y, `${node.name} above the charts`);
       }
       assert.ok(L.logs.y + n * L.logs.rowH <= L.charts[0]!.y);
+      // The watch cache table under the logs' term key, above the charts, its rows inside its box.
+      assert.ok(L.cache.y >= L.logs.y + n * L.logs.rowH + 20, 'below the term key');
+      assert.ok(L.cache.y + L.cache.h <= L.charts[0]!.y, 'above the charts');
+      assert.ok(CACHE_HEAD_H + L.cache.rows * L.cache.rowH <= L.cache.h);
+      assert.equal(L.cache.x, L.logs.x);
       assert.equal(L.charts.length, CHART_FIELDS.length);
       const last = L.charts[L.charts.length - 1]!;
       assert.ok(last.x + last.w <= 1300);

@@ -1,7 +1,8 @@
 /**
  * compare() collects its sets level by level as it walks; it must give exactly the sets of the
  * path-by-path reference (the previous implementation, kept here): for creates, updates and
- * random changes of the conformance corpus objects, with their schemas.
+ * random changes of the conformance corpus objects, with their schemas. changedFields (a create's
+ * walk) must give exactly compare's modified and added fields, as one set.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -15,7 +16,7 @@ import type { ListAtom, MapAtom, TypeRef } from '../../../src/engine/apiserver/a
 import { fieldType } from '../../../src/engine/apiserver/apply/schema';
 import type { Typed } from '../../../src/engine/apiserver/apply/typed/atom';
 import { deduce, listItemKey } from '../../../src/engine/apiserver/apply/typed/atom';
-import { compare, type Comparison } from '../../../src/engine/apiserver/apply/typed/compare';
+import { changedFields, compare, type Comparison } from '../../../src/engine/apiserver/apply/typed/compare';
 import { zeroObject } from '../../../src/engine/apiserver/apply/zero';
 import { jsonEqual } from '../../../src/engine/apiserver/patch/govalue';
 import { seeded } from './seeded';
@@ -114,11 +115,11 @@ function referenceLists(t: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue 
   };
   for (const item of l ?? []) {
     const k = listItemKey(t, item);
-    if (k.ok) groupOf(k.pe).l.push(item);
+    if (k.ok) groupOf(k.value).l.push(item);
   }
   for (const item of r ?? []) {
     const k = listItemKey(t, item);
-    if (k.ok) groupOf(k.pe).r.push(item);
+    if (k.ok) groupOf(k.value).r.push(item);
   }
   for (const g of groups) {
     const itemPath = [...path, g.pe];
@@ -179,27 +180,43 @@ const IGNORED: FieldSet[] = [
   FieldSet.of([field('spec'), field('template')], [field('spec')], [field('metadata'), field('name')]),
 ];
 
+/** Creates, deletions, no-ops, random changes and the corpus's own updates of each corpus object, with its schema. */
+function* corpusPairs(next: (n: number) => number): Generator<{ l: JsonValue; r: JsonValue; schema: TypeRef }> {
+  for (const { object, old } of corpus()) {
+    const { group, version } = parseApiVersion(String(object.apiVersion ?? ''));
+    const kind = String(object.kind ?? '');
+    const schema = schemaForKind(group, version, kind);
+    if (!schema) continue;
+    const zero = zeroObject(schema, { group, version, kind });
+    const pairs: Array<[JsonValue, JsonValue]> = [[zero, object], [object, zero], [object, object], [object, mutate(object, next)], [mutate(object, next), object]];
+    if (old) pairs.push([old, object]);
+    for (const [l, r] of pairs) yield { l, r, schema };
+  }
+}
+
 describe('perf: compare collects its sets level by level', () => {
   it('gives the reference sets for creates, updates and random changes of the corpus objects', () => {
-    const next = seeded(4242);
     let checked = 0;
-    for (const { object, old } of corpus()) {
-      const { group, version } = parseApiVersion(String(object.apiVersion ?? ''));
-      const kind = String(object.kind ?? '');
-      const schema = schemaForKind(group, version, kind);
-      if (!schema) continue;
-      const zero = zeroObject(schema, { group, version, kind });
-      const pairs: Array<[JsonValue, JsonValue]> = [[zero, object], [object, zero], [object, object], [object, mutate(object, next)], [mutate(object, next), object]];
-      if (old) pairs.push([old, object]);
-      for (const [l, r] of pairs) {
-        const reference = referenceCompare(l, r, schema);
-        same(compare(l, r, schema), reference);
-        for (const ignored of IGNORED) {
-          const without = (s: FieldSet): FieldSet => s.recursiveDifference(ignored);
-          same(compare(l, r, schema, ignored), { removed: without(reference.removed), modified: without(reference.modified), added: without(reference.added) });
-        }
-        checked++;
+    for (const { l, r, schema } of corpusPairs(seeded(4242))) {
+      const reference = referenceCompare(l, r, schema);
+      same(compare(l, r, schema), reference);
+      for (const ignored of IGNORED) {
+        const without = (s: FieldSet): FieldSet => s.recursiveDifference(ignored);
+        same(compare(l, r, schema, ignored), { removed: without(reference.removed), modified: without(reference.modified), added: without(reference.added) });
       }
+      checked++;
+    }
+    assert.ok(checked > 4000, `checked ${checked}`);
+  });
+
+  it('changedFields is the union of what compare finds modified and added, for the same pairs', () => {
+    let checked = 0;
+    for (const { l, r, schema } of corpusPairs(seeded(4243))) {
+      for (const ignored of [undefined, ...IGNORED]) {
+        const cmp = compare(l, r, schema, ignored);
+        assert.deepStrictEqual(changedFields(l, r, schema, ignored), cmp.modified.union(cmp.added));
+      }
+      checked++;
     }
     assert.ok(checked > 4000, `checked ${checked}`);
   });

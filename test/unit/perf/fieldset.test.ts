@@ -5,30 +5,19 @@
 import assert from 'node:assert/strict';
 import type { JsonValue, ManagedFieldsEntry } from '../../../src/engine/api/types';
 import type { Path, PathElement } from '../../../src/engine/apiserver/apply/fieldpath/element';
-import { field, index, keyElement, valueElement } from '../../../src/engine/apiserver/apply/fieldpath/element';
 import { fromFieldsV1, toFieldsV1 } from '../../../src/engine/apiserver/apply/fieldpath/fieldsv1';
 import { FieldSet } from '../../../src/engine/apiserver/apply/fieldpath/set';
 import { decodeManagedFields } from '../../../src/engine/apiserver/apply/managed';
 import { deepFreeze } from '../../../src/engine/apiserver/storage/codec';
-import { seeded } from './seeded';
+import { randomPathElement, seeded, type PathAlphabet } from './seeded';
 
-function randomElement(next: (n: number) => number): PathElement {
-  const names = ['a', 'b', 'spec', 'metadata', 'é', 'z', 'containers', '\u{1F600}', 'B'];
-  const values: JsonValue[] = ['x', 'y', 1, 2.5, true, null, { p: 1, q: 'r' }, { q: 'r', p: 1 }, ['l']];
-  switch (next(4)) {
-    case 0:
-      return field(names[next(names.length)]!);
-    case 1:
-      return index(next(4));
-    case 2:
-      return valueElement(values[next(values.length)]!);
-    default:
-      return keyElement([
-        ['name', names[next(names.length)]!],
-        ...(next(2) === 0 ? [['port', values[next(values.length)]!] as [string, JsonValue]] : []),
-      ]);
-  }
-}
+const ALPHABET: PathAlphabet = {
+  names: ['a', 'b', 'spec', 'metadata', 'é', 'z', 'containers', '\u{1F600}', 'B'],
+  values: ['x', 'y', 1, 2.5, true, null, { p: 1, q: 'r' }, { q: 'r', p: 1 }, ['l']],
+  indexes: 4,
+  portKeys: true,
+};
+const randomElement = (next: (n: number) => number): PathElement => randomPathElement(next, ALPHABET);
 
 function randomPaths(seed: number, count: number): Path[] {
   const next = seeded(seed);

@@ -4,8 +4,8 @@
  */
 import { defaultIngressClass, defaultStorageClass } from './plugins/default-class';
 import { defaultTolerationSeconds } from './plugins/default-toleration-seconds';
-import { limitRanger } from './plugins/limit-ranger';
-import { namespaceLifecycle } from './plugins/namespace-lifecycle';
+import { createLimitRanger } from './plugins/limit-ranger';
+import { createNamespaceLifecycle } from './plugins/namespace-lifecycle';
 import { podSecurity } from './podsecurity/plugin';
 import type { PodSecurityConfiguration } from './podsecurity/config';
 import { priority } from './plugins/priority';
@@ -23,8 +23,8 @@ export interface AdmissionOptions {
 
 export function defaultAdmissionPlugins(options: AdmissionOptions = {}): AdmissionPlugin[] {
   return [
-    namespaceLifecycle,
-    limitRanger,
+    createNamespaceLifecycle(),
+    createLimitRanger(),
     serviceAccount,
     taintNodesByCondition,
     podSecurity(options.podSecurity),

@@ -18,6 +18,7 @@ import { isObject, type JsonObject, type KubeObject } from '../../api/types';
 import { APISERVER_USER } from '../authn/user';
 import type { ApiRequest, ApiResponse } from '../request';
 import type { ObjectReader } from '../storage/reader';
+import { NameQueue } from '../name-queue';
 import { CRDS } from '../customresources/controller';
 
 export const API_SERVICES = { group: 'apiregistration.k8s.io', resource: 'apiservices' };
@@ -42,11 +43,12 @@ const nameOf = (group: string, version: string): string => `${version}.${group}`
 
 export class APIServiceRegistration {
   private readonly desired = new Map<string, Desired>();
-  private readonly queued = new Set<string>();
-  private running = false;
+  private readonly queue: NameQueue;
   private stopFollowing: (() => void) | undefined;
 
-  constructor(private readonly deps: AutoRegisterDeps) {}
+  constructor(private readonly deps: AutoRegisterDeps) {
+    this.queue = new NameQueue(deps.clock, 'kube-apiserver-autoregistration: sync APIServices', (name) => this.sync(name));
+  }
 
   start(): void {
     const seen = new Set<string>();
@@ -99,23 +101,7 @@ export class APIServiceRegistration {
   }
 
   private enqueue(name: string): void {
-    this.queued.add(name);
-    if (this.running) return;
-    this.running = true;
-    this.deps.clock.queueTask(() => this.drain(), { label: 'kube-apiserver-autoregistration: sync APIServices' });
-  }
-
-  private async drain(): Promise<void> {
-    const release = this.deps.clock.work();
-    try {
-      for (const name of this.queued) {
-        this.queued.delete(name);
-        await this.sync(name);
-      }
-    } finally {
-      this.running = false;
-      release();
-    }
+    this.queue.add(name);
   }
 
   private async sync(name: string): Promise<void> {

@@ -16,6 +16,7 @@ import { capUpdateManagers } from './capmanagers';
 import { ConflictsError, conflictError } from './conflict';
 import type { Path } from './fieldpath/element';
 import { field } from './fieldpath/element';
+import { encodesSame } from './fieldpath/fieldsv1';
 import { FieldSet } from './fieldpath/set';
 import { KUBECTL_MANAGER, allowedConflicts, disallowed, syncLastApplied } from './lastapplied';
 import type { Managed } from './managed';
@@ -162,13 +163,17 @@ function runUpdate(scope: FieldManagerScope, live: JsonObject, updated: JsonObje
     apiVersion: formatApiVersion(scope.gvk.group, scope.gvk.version),
     subresource: scope.subresource,
   });
+  // What the manager owned before: the write's changes are taken from it first, then given back.
+  const before = managed.fields.get(id)?.set;
   updateOwnership(context(scope), live, updated, managed.fields, CURRENT_OPERATION);
   strip(managed, CURRENT_OPERATION);
   const current = managed.fields.get(CURRENT_OPERATION);
   if (current) {
     managed.fields.delete(CURRENT_OPERATION);
     const previous = managed.fields.get(id);
-    managed.fields.set(id, previous ? { ...current, set: current.set.union(previous.set) } : current);
+    const set = previous ? current.set.union(previous.set) : current.set;
+    // A manager that changed only what it owned keeps its set, and with it its encoding (managed.ts).
+    managed.fields.set(id, { ...current, set: before && encodesSame(set, before) ? before : set });
     managed.times.set(id, formatTime(scope.now));
   }
   capUpdateManagers(managed);

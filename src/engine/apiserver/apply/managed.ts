@@ -6,7 +6,6 @@
  */
 import { goJson, goQuote } from '../../api/gofmt';
 import { isObject, type JsonObject, type JsonValue, type ManagedFieldsEntry } from '../../api/types';
-import { cloneJson } from '../patch/govalue';
 import { fromFieldsV1, toFieldsV1 } from './fieldpath/fieldsv1';
 import { RecentMap } from './recent';
 import type { FieldSet } from './fieldpath/set';
@@ -123,29 +122,40 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | und
 }
 
 /**
- * Sets of recently stored (deep-frozen, so unchanging) fieldsV1 values, bounded so that the cache
- * does not grow with the number of objects in the cluster. A manager whose fields did not change
- * keeps such a set, and its encoding is kept with it (each entry gets its own copy); new sets are
- * encoded afresh.
+ * One decoded set per stored fieldsV1 value, and one encoding per set. A stored fieldsV1 is
+ * deep-frozen, so it decodes to the same set every time: the set is kept with it for as long as
+ * some stored revision holds it (a weak map, so what is kept follows the stored objects, not a
+ * count). A set is encoded once, frozen, and that encoding is what every later entry carrying
+ * the set holds: a manager whose fields did not change (set operations give back their operand
+ * then, fieldpath/set.ts) keeps the very fieldsV1 of the revision before, so the next write finds
+ * its set without decoding and stored revisions share it. A set decoded from a stored value is
+ * encoded afresh the first time (the stored value may be a client's, not written in canonical
+ * form; upstream encodes the decoded sets on every write).
  */
-const decodedSets = new RecentMap<object, FieldSet>(4096);
-const storedEncodings = new WeakMap<FieldSet, JsonObject | undefined>();
+const decodedSets = new WeakMap<object, FieldSet>();
+const encodings = new WeakMap<FieldSet, JsonObject>();
 
 function decodeSet(fieldsV1: JsonValue): FieldSet {
   if (!isObject(fieldsV1) || !Object.isFrozen(fieldsV1)) return fromFieldsV1(fieldsV1);
   let set = decodedSets.get(fieldsV1);
-  if (!set) {
-    set = decodedSets.set(fieldsV1, fromFieldsV1(fieldsV1));
-    storedEncodings.set(set, undefined);
-  }
+  if (!set) decodedSets.set(fieldsV1, (set = fromFieldsV1(fieldsV1)));
   return set;
 }
 
 function encodeSet(set: FieldSet): JsonObject {
-  if (!storedEncodings.has(set)) return toFieldsV1(set);
-  let encoded = storedEncodings.get(set);
-  if (!encoded) storedEncodings.set(set, (encoded = toFieldsV1(set)));
-  return cloneJson(encoded);
+  let encoded = encodings.get(set);
+  if (!encoded) {
+    encoded = freezeFields(toFieldsV1(set));
+    encodings.set(set, encoded);
+    decodedSets.set(encoded, set);
+  }
+  return encoded;
+}
+
+/** A fieldsV1 value frozen at every level (its values are objects only). */
+function freezeFields(v: JsonObject): JsonObject {
+  for (const k in v) freezeFields(v[k] as JsonObject);
+  return Object.freeze(v);
 }
 
 /** Whether two fieldsV1 values hold the same keys at every level (what decoding reads of them). */

@@ -14,7 +14,7 @@ import { ConflictsError, conflictsFromManagers } from './conflict';
 import { FieldSet } from './fieldpath/set';
 import type { TypeRef } from './schema';
 import type { Comparison } from './typed/compare';
-import { compare } from './typed/compare';
+import { changedFields, compare } from './typed/compare';
 import { ensureNamedFieldsAreMembers, toFieldSet } from './typed/fieldset';
 import { merge } from './typed/merge';
 import { removeItems } from './typed/remove';
@@ -65,11 +65,25 @@ function takeChanged(ctx: UpdaterContext, oldObj: JsonValue, newObj: JsonValue, 
 
 /** Updater.Update: the writer of a non-apply change owns what it changed. */
 export function updateOwnership(ctx: UpdaterContext, live: JsonValue, updated: JsonValue, managers: ManagerSets, manager: string): void {
+  if (ownsNothingYet(managers, manager)) {
+    // A create (or the first tracked write): no one's fields to take or to check, nothing the
+    // writer owned that could have been removed; what changed is the writer's whole set.
+    const set = filter(ctx, changedFields(live, updated, ctx.schema, ctx.resetFields));
+    managers.delete(manager);
+    if (!set.empty()) managers.set(manager, { set, apiVersion: ctx.apiVersion, applied: false });
+    return;
+  }
   const cmp = takeChanged(ctx, live, updated, managers, manager, true);
   const previous = managers.get(manager)?.set ?? FieldSet.EMPTY;
   const set = filter(ctx, previous.difference(cmp.removed).union(cmp.modified).union(cmp.added));
   if (set.empty()) managers.delete(manager);
   else managers.set(manager, { set, apiVersion: ctx.apiVersion, applied: false });
+}
+
+/** No manager owns any field, the writer included. */
+function ownsNothingYet(managers: ManagerSets, writer: string): boolean {
+  for (const [manager, vs] of managers) if (manager !== writer || !vs.set.empty()) return false;
+  return true;
 }
 
 /** Updater.Apply: the merged object, or undefined when the apply changes nothing. */

@@ -17,9 +17,9 @@ import { extendEnvironment } from '../../cel/environment';
 import { CelRuntimeError } from '../../cel/values';
 import { Optional } from '@marcbachmann/cel-js';
 import { semanticEqual } from '../validation/meta';
-import { declType, typedValue, withTypeAndObjectMeta, type ObjectType } from './cel-types';
+import { declType, setTyped, typedValue, withTypeAndObjectMeta, type ObjectType } from './cel-types';
 import type { Structural, ValidationRule } from './structural';
-import { own } from '../../api/own';
+import { dict, own } from '../../api/own';
 import { CostLimitExceeded, CostTracker, estimateCost, instrument, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, withTracker } from '../../cel/cost';
 import { costErrorMessage, maxCardinality, maxChildren, multiplyWithOverflowGuard, schemaSizeEstimator, sizeTree, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, TotalCost } from './cel-cost';
 
@@ -208,7 +208,9 @@ function validateNode(s: Structural, isRoot: boolean, value: JsonValue, old: Jso
         continue;
       }
       if (c.usesOldSelf && old === undefined && !c.rule.optionalOldSelf) continue;
-      const activation = { self, oldSelf: c.rule.optionalOldSelf ? (old === undefined ? Optional.none() : Optional.of(oldSelf)) : (oldSelf ?? null) };
+      const activation = dict<unknown>();
+      setTyped(activation, 'self', self);
+      setTyped(activation, 'oldSelf', c.rule.optionalOldSelf ? (old === undefined ? Optional.none() : Optional.of(oldSelf)) : (oldSelf ?? null));
       const r = evaluateRule(c.program!, activation);
       if (r.cost > budget.remaining) {
         errs.push(invalid(p, typeName(s), OUT_OF_BUDGET));

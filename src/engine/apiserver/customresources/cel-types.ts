@@ -8,9 +8,10 @@
  * named as kube names them after the scoped type (`selfType0.spec`, `.@idx`, `.@elem`).
  */
 import type { JsonValue } from '../../api/types';
-import { DurationClass } from '../../cel/values';
+import { celError, durationFromNanos } from '../../cel/values';
 import type { Structural } from './structural';
-import { dict, setOwn, table } from '../../api/own';
+import { dict, setOwn, type Dict } from '../../api/own';
+import { parseOpenAPIDuration } from '../../api/duration';
 
 const RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
 
@@ -73,17 +74,6 @@ export function declType(s: Structural, name: string, types: ObjectType[]): stri
   return 'dyn';
 }
 
-/** Go's time.ParseDuration, for format: duration values. */
-function parseDuration(s: string): bigint | undefined {
-  const m = /^([-+]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|ms|s|m|h))+$/.exec(s);
-  if (!m && s !== '0') return undefined;
-  if (s === '0') return 0n;
-  const units = table<number>({ ns: 1, us: 1e3, µs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 });
-  let total = 0;
-  for (const part of s.replace(/^[-+]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/g)) total += Number(part[1]) * units[part[2]!]!;
-  return BigInt(Math.round(s.startsWith('-') ? -total : total));
-}
-
 /** A JSON value of a schema node as the CEL value its declared type expects. */
 export function typedValue(v: JsonValue | undefined, s: Structural | undefined): unknown {
   if (v === undefined || v === null) return null;
@@ -99,31 +89,58 @@ export function typedValue(v: JsonValue | undefined, s: Structural | undefined):
       if (node.format === 'byte') return Uint8Array.from(Buffer.from(v, 'base64'));
       if (node.format === 'date' || node.format === 'date-time') return Number.isNaN(Date.parse(v)) ? v : new Date(v);
       if (node.format === 'duration') {
-        const n = parseDuration(v);
-        if (n === undefined) return v;
-        const seconds = n / 1_000_000_000n;
-        return new DurationClass(seconds, Number(n - seconds * 1_000_000_000n));
+        // UnstructuredToVal reads a format: duration string with strfmt.ParseDuration.
+        const n = parseOpenAPIDuration(v);
+        if (!n.ok) return new InvalidValue(`Invalid duration ${v}: ${n.error}`);
+        return durationFromNanos(n.value);
       }
       return v;
     }
     case 'array':
-      return Array.isArray(v) ? v.map((x) => typedValue(x, node.items)) : untyped(v);
+      if (!Array.isArray(v)) return untyped(v);
+      const list: unknown[] = [];
+      v.forEach((x, i) => setTyped(list, i, typedValue(x, node.items)));
+      return list;
     case 'object': {
       if (typeof v !== 'object' || Array.isArray(v)) return untyped(v);
       const out = dict<unknown>();
       if (node.properties.size === 0) {
-        for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = node.additionalProperties ? typedValue(x, node.additionalProperties) : untyped(x);
+        for (const [k, x] of Object.entries(v)) if (x !== undefined) setTyped(out, k, node.additionalProperties ? typedValue(x, node.additionalProperties) : untyped(x));
         return out;
       }
       for (const [k, x] of Object.entries(v)) {
         const prop = node.properties.get(k);
         const field = prop ? escapeProperty(k) : undefined;
-        if (prop && field && x !== undefined) out[field] = typedValue(x, prop);
+        if (prop && field && x !== undefined) setTyped(out, field, typedValue(x, prop));
       }
       return out;
     }
   }
   return untyped(v);
+}
+
+/**
+ * A value UnstructuredToVal makes a CEL error of (a format: duration string strfmt cannot parse):
+ * as in cel-go, the error is the value of the field or element, so a rule fails with it only where
+ * it reads the value (has() included), and a rule that does not read it is evaluated as usual.
+ */
+export class InvalidValue {
+  constructor(readonly message: string) {}
+}
+
+/** Sets a typed value: an InvalidValue as a property whose reading throws its CEL error. */
+export function setTyped(out: Dict<unknown> | unknown[], key: string | number, v: unknown): void {
+  if (!(v instanceof InvalidValue)) {
+    if (Array.isArray(out)) out[Number(key)] = v;
+    else out[String(key)] = v;
+    return;
+  }
+  Object.defineProperty(out, key, {
+    enumerable: true,
+    get: () => {
+      throw celError(v.message);
+    },
+  });
 }
 
 function untyped(v: JsonValue): unknown {

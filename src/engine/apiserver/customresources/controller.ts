@@ -14,6 +14,7 @@ import { isObject, type JsonObject, type KubeObject } from '../../api/types';
 import { APISERVER_USER } from '../authn/user';
 import type { ApiRequest, ApiResponse } from '../request';
 import type { ObjectReader } from '../storage/reader';
+import { NameQueue } from '../name-queue';
 import type { CustomResources } from './catalog';
 import { hasCondition, isConditionTrue, withCondition, type CrdCondition } from './conditions';
 import { acceptedNames } from './naming';
@@ -37,12 +38,13 @@ export interface CrdControllerDeps {
 }
 
 export class CrdController {
-  private readonly queued = new Set<string>();
-  private running = false;
+  private readonly queue: NameQueue;
   private stopFollowing: (() => void) | undefined;
   private readonly timers = new Map<string, ReturnType<Clock['setTimer']>>();
 
-  constructor(private readonly deps: CrdControllerDeps) {}
+  constructor(private readonly deps: CrdControllerDeps) {
+    this.queue = new NameQueue(deps.clock, 'apiextensions: sync CustomResourceDefinitions', (name) => this.sync(name));
+  }
 
   start(): void {
     this.stopFollowing = this.deps.reader.follow(CRDS, (e) => this.enqueue(e.object.metadata.name ?? ''));
@@ -55,23 +57,7 @@ export class CrdController {
   }
 
   private enqueue(name: string): void {
-    this.queued.add(name);
-    if (this.running) return;
-    this.running = true;
-    this.deps.clock.queueTask(() => this.drain(), { label: 'apiextensions: sync CustomResourceDefinitions' });
-  }
-
-  private async drain(): Promise<void> {
-    const release = this.deps.clock.work();
-    try {
-      for (const name of this.queued) {
-        this.queued.delete(name);
-        await this.sync(name);
-      }
-    } finally {
-      this.running = false;
-      release();
-    }
+    this.queue.add(name);
   }
 
   private async sync(name: string): Promise<void> {

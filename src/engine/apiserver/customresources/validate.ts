@@ -13,6 +13,7 @@ import { isObject, type JsonValue } from '../../api/types';
 import { semanticEqual } from '../validation/meta';
 import type { Structural } from './structural';
 import { own, table } from '../../api/own';
+import { parseOpenAPIDuration } from '../../api/duration';
 
 /** The JSON type kube-openapi names a value by ("integer" only for whole numbers). */
 function jsonType(v: JsonValue): string {
@@ -45,6 +46,8 @@ const FORMATS = table<(s: string) => boolean>({
   hostname: (s) => s.length <= 255 && /^[a-zA-Z0-9]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?)*\.?$/.test(s),
   email: (s) => /^[^@\s]+@[^@\s]+$/.test(s),
   uri: (s) => /^[a-zA-Z][a-zA-Z0-9+.-]*:[^\s]*$|^\/[^\s]*$/.test(s),
+  // strfmt.IsDuration: Go's time.ParseDuration form, else the Scala-like "3 days", "1h 30 min".
+  duration: (s) => parseOpenAPIDuration(s).ok,
   hexcolor: (s) => /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(s),
   'k8s-short-name': (s) => isDNS1035Label(s).length === 0,
   'k8s-long-name': (s) => isDNS1123Subdomain(s).length === 0,

@@ -3,17 +3,16 @@
  * caBundle): the same accepted input (CR and LF skipped, padding required) and the same error,
  * `illegal base64 data at input byte 4`, offsets counted in bytes.
  */
+import { fail, ok, type Fail, type Result } from '../../api/result';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const DECODE = new Int16Array(256).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
 
-export type Base64Result = { ok: true; bytes: Uint8Array } | { ok: false; error: string };
-
-export function decodeGoBase64(text: string): Base64Result {
+export function decodeGoBase64(text: string): Result<Uint8Array> {
   const src = Buffer.from(text, 'utf8');
   const out: number[] = [];
-  const corrupt = (at: number): Base64Result => ({ ok: false, error: `illegal base64 data at input byte ${at}` });
+  const corrupt = (at: number): Fail => fail(`illegal base64 data at input byte ${at}`);
   const isNewline = (b: number | undefined) => b === 0x0a || b === 0x0d;
   let si = 0;
   while (si < src.length) {
@@ -22,7 +21,7 @@ export function decodeGoBase64(text: string): Base64Result {
     let trailing: number | undefined;
     for (let j = 0; j < 4; j++) {
       if (si === src.length) {
-        if (j === 0) return { ok: true, bytes: Uint8Array.from(out) };
+        if (j === 0) return ok(Uint8Array.from(out));
         return corrupt(si - j);
       }
       const c = src[si]!;
@@ -53,5 +52,5 @@ export function decodeGoBase64(text: string): Base64Result {
     out.push(...bytes.slice(0, dlen - 1));
     if (trailing !== undefined) return corrupt(trailing);
   }
-  return { ok: true, bytes: Uint8Array.from(out) };
+  return ok(Uint8Array.from(out));
 }

@@ -4,6 +4,7 @@
  * "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"`. Parsed times are rendered
  * the way they marshal back: UTC, seconds (Time) or microseconds (MicroTime).
  */
+import { fail, ok, type Fail, type Result } from '../../api/result';
 
 export const RFC3339 = '2006-01-02T15:04:05Z07:00';
 export const RFC3339_MICRO = '2006-01-02T15:04:05.000000Z07:00';
@@ -33,17 +34,15 @@ const CHUNKS: Readonly<Record<string, ReadonlyArray<[prefix: string, std: Std, s
   ],
 };
 
-export type GoTimeResult = { ok: true; text: string } | { ok: false; error: string };
-
 class Bad extends Error {}
 
-export function parseGoTime(layout: typeof RFC3339 | typeof RFC3339_MICRO, input: string): GoTimeResult {
-  const error = (layoutElem: string, valueElem: string, message?: string): GoTimeResult => ({
-    ok: false,
-    error: message
-      ? `parsing time ${timeQuote(input)}${message}`
-      : `parsing time ${timeQuote(input)} as ${timeQuote(layout)}: cannot parse ${timeQuote(valueElem)} as ${timeQuote(layoutElem)}`,
-  });
+export function parseGoTime(layout: typeof RFC3339 | typeof RFC3339_MICRO, input: string): Result<string> {
+  const error = (layoutElem: string, valueElem: string, message?: string): Fail =>
+    fail(
+      message
+        ? `parsing time ${timeQuote(input)}${message}`
+        : `parsing time ${timeQuote(input)} as ${timeQuote(layout)}: cannot parse ${timeQuote(valueElem)} as ${timeQuote(layoutElem)}`,
+    );
   let value = input;
   let year = 0;
   let month = 1;
@@ -137,8 +136,8 @@ export function parseGoTime(layout: typeof RFC3339 | typeof RFC3339_MICRO, input
   const base =
     `${pad(utc.getUTCFullYear(), 4)}-${pad(utc.getUTCMonth() + 1)}-${pad(utc.getUTCDate())}` +
     `T${pad(utc.getUTCHours())}:${pad(utc.getUTCMinutes())}:${pad(utc.getUTCSeconds())}`;
-  if (layout === RFC3339) return { ok: true, text: `${base}Z` };
-  return { ok: true, text: `${base}.${pad(Math.floor(nanos / 1000), 6)}Z` };
+  if (layout === RFC3339) return ok(`${base}Z`);
+  return ok(`${base}.${pad(Math.floor(nanos / 1000), 6)}Z`);
 }
 
 function isDigit(s: string, i: number): boolean {

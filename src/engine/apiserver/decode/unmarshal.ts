@@ -107,7 +107,7 @@ class Decoder {
         if (t.kind === 'string' || t.kind === 'any') return node.value;
         if (t.kind === 'bytes') {
           const decoded = decodeGoBase64(node.value);
-          if (decoded.ok) return Buffer.from(decoded.bytes).toString('base64');
+          if (decoded.ok) return Buffer.from(decoded.value).toString('base64');
           this.save(decoded.error);
           return KEEP;
         }
@@ -258,7 +258,7 @@ class Decoder {
         if (node.kind !== 'string') throw this.fatal(`json: cannot unmarshal ${node.kind} into Go value of type string`);
         const parsed = parseGoTime(kind === 'time' ? RFC3339 : RFC3339_MICRO, node.value);
         if (!parsed.ok) throw this.fatal(parsed.error);
-        return parsed.text;
+        return parsed.value;
       }
       case 'raw': {
         if (node.kind === 'null') return undefined;

@@ -40,7 +40,7 @@ export async function deleteCustomResourceDefinition(ctx: RequestContext, t: Tar
     delete next.metadata.resourceVersion;
     ctx.writing(key, current.modRevision);
     const result = await t.storage.update(key, next, current, ctx.dryRun);
-    if (!result) continue;
+    if ('conflict' in result) continue;
     if (result.revision !== undefined) ctx.wrote(result.revision);
     ctx.stage({ stage: 'storage', verdict: 'passed', rule: key, detail: ctx.dryRun ? 'dry run: Terminating not stored' : 'CustomResourceDefinition Terminating' });
     return { body: result.object as JsonObject, deleted: false };

@@ -46,7 +46,7 @@ export async function deleteNamespace(ctx: RequestContext, t: Target, options: D
     delete next.metadata.resourceVersion;
     ctx.writing(key, current.modRevision);
     const result = await t.storage.update(key, next, current, ctx.dryRun);
-    if (!result) continue;
+    if ('conflict' in result) continue;
     if (result.revision !== undefined) ctx.wrote(result.revision);
     ctx.stage({ stage: 'storage', verdict: 'passed', rule: key, detail: ctx.dryRun ? 'dry run: Terminating not stored' : 'namespace Terminating' });
     return { body: finalizeDelete(t, result.object), deleted: false };

@@ -226,7 +226,7 @@ async function writeMarked(ctx: RequestContext, t: Target, key: string, obj: Kub
   delete obj.metadata.resourceVersion;
   ctx.writing(key, current.modRevision);
   const result = await t.storage.update(key, obj, current, ctx.dryRun);
-  if (!result) return undefined;
+  if ('conflict' in result) return undefined;
   const m = result.object.metadata;
   recordStorage(ctx, key, result.revision, `marked for deletion at ${m.deletionTimestamp ?? ''} (grace period ${m.deletionGracePeriodSeconds ?? 0}s)`);
   return result.object;

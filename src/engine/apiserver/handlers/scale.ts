@@ -4,7 +4,7 @@
  * through its own strategy (so generation is bumped) after the Scale is validated.
  */
 import { Path, type ErrorList } from '../../api/field';
-import { labelSelectorAsSelector, SelectorError, type LabelSelector } from '../../api/labels';
+import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
 import { goQuote } from '../../api/gofmt';
 import { internalServerError, invalidError, unsupportedMediaTypeError } from '../../api/status';
 import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../../api/types';
@@ -36,7 +36,7 @@ const BUILTIN_SCALE: ScaleAccess = {
   read(obj) {
     const spec = isObject(obj.spec) ? obj.spec : {};
     const status = isObject(obj.status) ? obj.status : {};
-    const selector = labelSelectorAsSelector(isObject(spec.selector) ? (spec.selector as unknown as LabelSelector) : undefined);
+    const selector = labelSelectorAsSelector(isObject(spec.selector) ? spec.selector : undefined);
     return {
       spec: typeof spec.replicas === 'number' ? spec.replicas : undefined,
       status: typeof status.replicas === 'number' ? status.replicas : 0,

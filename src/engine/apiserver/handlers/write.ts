@@ -118,10 +118,19 @@ export interface UpdateResult {
   created: boolean;
 }
 
+/**
+ * The registry's update over etcd3's GuaranteedUpdate behind the cacher: the first round starts
+ * from the watch cache's object (the cacher's cachedExistingObject; a dry run reads etcd, as
+ * DryRunnableStorage does), and etcd is read only when that state proves stale: a txn that lost
+ * its race reads the key itself (GetOnFailure), and an error or a no-op against a state the
+ * round did not read from etcd is checked against etcd before it is final.
+ */
 export async function guaranteedUpdate(ctx: RequestContext, t: Target, spec: UpdateSpec): Promise<UpdateResult> {
   const key = t.storage.key(t.namespace, t.name);
+  const suggested = ctx.dryRun ? undefined : t.storage.suggestion(key);
+  let current = suggested ?? (await t.storage.get(key));
+  let isCurrent = suggested === undefined;
   for (;;) {
-    const current = await t.storage.get(key);
     if (!current) {
       if (!t.strategy.allowCreateOnUpdate && !spec.forceAllowCreate) throw notFoundError(groupResource(t.info), t.name);
       const obj = await spec.updatedObject(undefined);
@@ -131,31 +140,46 @@ export async function guaranteedUpdate(ctx: RequestContext, t: Target, spec: Upd
       await mutate(ctx, admissionAttributes(ctx, t, 'CREATE', obj, undefined));
       return { object: await storeCreate(ctx, t, obj), created: true };
     }
-    const result = await tryUpdate(ctx, t, spec, key, current);
-    if (result) return { object: result, created: false };
+    const round = await tryUpdate(ctx, t, spec, key, current, isCurrent);
+    if ('object' in round) return { object: round.object, created: false };
+    current = round.retry;
+    isCurrent = true;
   }
 }
 
-/** One round of GuaranteedUpdate; undefined when the key moved on and the round must be redone. */
-async function tryUpdate(ctx: RequestContext, t: Target, spec: UpdateSpec, key: string, current: StoredObject): Promise<KubeObject | undefined> {
+/** The next round's state: the key as etcd has it, when it moved on from `current`. */
+type Retry = { readonly retry: StoredObject | undefined };
+
+/** etcd3's check of a state it did not read itself: etcd's, when it differs (the round is redone), else undefined (the round's answer stands). */
+async function fresher(t: Target, key: string, current: StoredObject): Promise<Retry | undefined> {
+  const live = await t.storage.get(key);
+  return live?.modRevision === current.modRevision ? undefined : { retry: live };
+}
+
+/** One round of GuaranteedUpdate; a retry when the key moved on and the round must be redone. */
+async function tryUpdate(ctx: RequestContext, t: Target, spec: UpdateSpec, key: string, current: StoredObject, isCurrent: boolean): Promise<{ object: KubeObject } | Retry> {
   const old = current.object;
-  let obj = await spec.updatedObject(old);
-  if (!spec.skipAdmission) await mutate(ctx, admissionAttributes(ctx, t, 'UPDATE', obj, old));
-  await checkEscalation(ctx, t, obj, old);
-  const rv = obj.metadata.resourceVersion ?? '';
-  if (rv === '') {
-    if (!t.strategy.allowUnconditionalUpdate) {
-      const path = Path.root('metadata', 'resourceVersion');
-      throw invalidError({ group: t.info.group, name: t.info.resource }, t.name, [invalid(path, 0, 'must be specified for an update')]);
-    }
-    // An unconditional update is made against the version it read.
-    obj.metadata.resourceVersion = old.metadata.resourceVersion;
-  } else if (rv !== old.metadata.resourceVersion) {
-    ctx.stage({ stage: 'storage', verdict: 'rejected', rule: key, detail: OPTIMISTIC_LOCK_MESSAGE });
-    throw conflictError(groupResource(t.info), t.name, OPTIMISTIC_LOCK_MESSAGE);
-  }
-  const txn = t.strategy.beginUpdate?.(obj, old, ctx.strategyContext) ?? NO_TRANSACTION;
+  let txn = NO_TRANSACTION;
+  let obj: KubeObject;
   try {
+    obj = await spec.updatedObject(old);
+    if (!spec.skipAdmission) await mutate(ctx, admissionAttributes(ctx, t, 'UPDATE', obj, old));
+    await checkEscalation(ctx, t, obj, old);
+    const rv = obj.metadata.resourceVersion ?? '';
+    if (rv === '') {
+      if (!t.strategy.allowUnconditionalUpdate) {
+        const path = Path.root('metadata', 'resourceVersion');
+        throw invalidError({ group: t.info.group, name: t.info.resource }, t.name, [invalid(path, 0, 'must be specified for an update')]);
+      }
+      // An unconditional update is made against the version it read.
+      obj.metadata.resourceVersion = old.metadata.resourceVersion;
+    } else if (rv !== old.metadata.resourceVersion) {
+      const retry = isCurrent ? undefined : await fresher(t, key, current);
+      if (retry) return retry;
+      ctx.stage({ stage: 'storage', verdict: 'rejected', rule: key, detail: OPTIMISTIC_LOCK_MESSAGE });
+      throw conflictError(groupResource(t.info), t.name, OPTIMISTIC_LOCK_MESSAGE);
+    }
+    txn = t.strategy.beginUpdate?.(obj, old, ctx.strategyContext) ?? NO_TRANSACTION;
     ensureNamespace(obj.metadata, t.namespace, t.info.namespaced);
     keepSystemFields(obj, old);
     if (spec.prepare) obj = spec.prepare(obj, old);
@@ -163,19 +187,26 @@ async function tryUpdate(ctx: RequestContext, t: Target, spec: UpdateSpec, key: 
     enforce(ctx, t, obj, spec.errors ? spec.errors(obj, old) : updateErrors(t, obj, old));
     if (!spec.errors && !t.subresource) for (const w of t.strategy.warningsOnUpdate?.(obj, old) ?? []) ctx.warn(w);
     if (!spec.skipAdmission) await validate(ctx, admissionAttributes(ctx, t, 'UPDATE', obj, old));
+  } catch (err) {
+    txn.revert();
+    const retry = isCurrent ? undefined : await fresher(t, key, current);
+    if (retry) return retry;
+    throw err;
+  }
+  try {
     obj.metadata.resourceVersion = old.metadata.resourceVersion;
     keepUnchangedTimestamps(obj, old);
     delete obj.metadata.resourceVersion;
     ctx.writing(key, current.modRevision);
-    const result = await t.storage.update(key, obj, current, ctx.dryRun);
-    if (!result) {
+    const result = await t.storage.update(key, obj, current, ctx.dryRun, isCurrent);
+    if ('conflict' in result) {
       txn.revert();
-      return undefined;
+      return { retry: result.conflict };
     }
     txn.commit();
     const out = stored(ctx, t, result, 'updated');
-    if ((t.strategy.shouldDeleteDuringUpdate ?? shouldDeleteDuringUpdate)(out, old)) return deleteWithoutFinalizers(ctx, t, key, out);
-    return out;
+    if ((t.strategy.shouldDeleteDuringUpdate ?? shouldDeleteDuringUpdate)(out, old)) return { object: await deleteWithoutFinalizers(ctx, t, key, out) };
+    return { object: out };
   } catch (err) {
     txn.revert();
     throw err;

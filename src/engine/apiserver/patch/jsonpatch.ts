@@ -10,6 +10,7 @@ import { isObject } from '../../api/types';
 import { goAtoi } from './atoi';
 import { cloneJson, jsonEqual, jsonTypeWord } from './govalue';
 import { own, setOwn } from '../../api/own';
+import { fail, ok, type Result } from '../../api/result';
 
 /** One decoded operation; null for a JSON null element of the patch array. */
 export type JsonPatchOperation = JsonObject | null;
@@ -67,7 +68,7 @@ export function jsonPatchOpTypeError(patch: JsonValue): string | undefined {
 
 type Container = JsonObject | JsonValue[];
 type Located = { container: Container; key: string };
-type Field = { ok: true; value: string } | { ok: false; error: string };
+type Field = Result<string>;
 
 /** Applies the operations in order to a copy of doc. */
 export function applyJsonPatch(doc: JsonValue, ops: readonly JsonPatchOperation[]): JsonValue {
@@ -107,9 +108,9 @@ function opKind(op: JsonPatchOperation): string {
 
 function stringField(op: JsonPatchOperation, name: 'path' | 'from', missing: string): Field {
   const v = op?.[name];
-  if (v === undefined || v === null) return { ok: false, error: missing };
-  if (typeof v !== 'string') return { ok: false, error: `json: cannot unmarshal ${jsonTypeWord(v)} into Go value of type string` };
-  return { ok: true, value: v };
+  if (v === undefined || v === null) return fail(missing);
+  if (typeof v !== 'string') return fail(`json: cannot unmarshal ${jsonTypeWord(v)} into Go value of type string`);
+  return ok(v);
 }
 
 const pathOf = (op: JsonPatchOperation): Field => stringField(op, 'path', `operation missing path field: ${MISSING}`);
@@ -142,23 +143,23 @@ function findObject(root: JsonValue, path: string): Located | undefined {
   return { container: doc, key: decodeKey(split[split.length - 1]!) };
 }
 
-type Got = { ok: true; value: JsonValue | undefined } | { ok: false; error: string };
+type Got = Result<JsonValue | undefined>;
 
 function invalidIndex(idx: number): string {
   return `Unable to access invalid index: ${idx}: ${INVALID_INDEX}`;
 }
 
 function get(c: Container, key: string): Got {
-  if (!Array.isArray(c)) return { ok: true, value: own(c, key) };
+  if (!Array.isArray(c)) return ok(own(c, key));
   const parsed = goAtoi(key);
   if (!parsed.ok) return parsed;
   let idx = parsed.value;
   if (idx < 0) {
-    if (idx < -c.length) return { ok: false, error: invalidIndex(idx) };
+    if (idx < -c.length) return fail(invalidIndex(idx));
     idx += c.length;
   }
-  if (idx >= c.length) return { ok: false, error: invalidIndex(idx) };
-  return { ok: true, value: c[idx] };
+  if (idx >= c.length) return fail(invalidIndex(idx));
+  return ok(c[idx]);
 }
 
 /** Replaces an existing element (replace checks existence first). */

@@ -3,6 +3,7 @@
  * Resources that cohabit with another (events.k8s.io Events) are views of its storage.
  */
 import type { KubeObject } from '../../api/types';
+import type { Clock } from '../../clock';
 import type { Store } from '../../store/types';
 import { cohabitationOf, versionConversionOf, type Conversion } from '../conversion';
 import type { ResourceInfo } from '../resources';
@@ -33,6 +34,8 @@ export class ClusterStorage implements ObjectReader {
     readonly store: Store,
     types: readonly ResourceInfo[],
     private readonly cacheCapacity?: number,
+    /** For a watch cache's restart after etcd cancels its watch (watch-cache.ts). */
+    private readonly clock?: Pick<Clock, 'setTimer' | 'clearTimer'>,
   ) {
     const stored = types.filter((t) => t.storagePrefix !== undefined);
     for (const t of stored) if (!cohabitationOf(t) && !versionConversionOf(t)) this.own(t);
@@ -53,7 +56,7 @@ export class ClusterStorage implements ObjectReader {
   private own(t: ResourceInfo): void {
     const id = `${t.group}/${t.resource}`;
     if (this.byResource.has(id)) return;
-    const s = new ResourceStorage(this.store, t, this.cacheCapacity);
+    const s = new ResourceStorage(this.store, t, this.cacheCapacity, this.clock);
     this.byResource.set(id, s);
     this.owners.push(s);
   }
@@ -99,7 +102,7 @@ export class ClusterStorage implements ObjectReader {
    * started, and a converting view per served version. Version-less reads see the storage version.
    */
   async addCustom(owner: ResourceInfo, served: readonly { info: ResourceInfo; conversion: Conversion }[]): Promise<ResourceStorage> {
-    const s = new ResourceStorage(this.store, owner, this.cacheCapacity);
+    const s = new ResourceStorage(this.store, owner, this.cacheCapacity, this.clock);
     await s.cache.start();
     this.owners.push(s);
     this.byResource.set(`${owner.group}/${owner.resource}`, new ConvertedStorage(s, owner, apiVersionOnly(owner)));
@@ -141,21 +144,54 @@ export class ClusterStorage implements ObjectReader {
     return s.cache.list(s.prefix(namespace));
   }
 
+  /**
+   * Every change of a resource, after its current objects as ADDED. When the cache starts again
+   * (its watch ends with an ERROR), the follower is brought up to date as an informer's relist
+   * does: ADDED or MODIFIED for what the cache holds now, DELETED for what it no longer holds.
+   */
   follow(r: GroupResource, listener: (event: CachedEvent) => void): () => void {
     const s = this.must(r);
-    const watcher = s.cache.watch({
-      keyPrefix: s.keyPrefix,
-      fromRevision: s.cache.resourceVersion,
-      initialState: true,
-      matches: () => true,
-      listener: (e) => {
-        if (e.type !== 'BOOKMARK') listener({ type: e.type, object: e.object });
-      },
-      bookmarks: false,
-      initialEventsEnd: false,
-      bookmarkType: { kind: s.type.kind, apiVersion: '' },
-    });
-    return 'stop' in watcher ? () => watcher.stop() : () => undefined;
+    const known = new Map<string, KubeObject>();
+    let watcher: ReturnType<typeof s.cache.watch> | undefined;
+    let ended = false;
+    const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
+    const subscribe = (relist: boolean): void => {
+      const before = relist ? new Map(known) : undefined;
+      watcher = s.cache.watch({
+        keyPrefix: s.keyPrefix,
+        fromRevision: s.cache.resourceVersion,
+        initialState: true,
+        matches: () => true,
+        listener: (e) => {
+          if (ended || e.type === 'BOOKMARK') return;
+          if (e.type === 'ERROR') {
+            queueMicrotask(() => {
+              if (!ended) subscribe(true);
+            });
+            return;
+          }
+          const key = keyOf(e.object);
+          let type = e.type;
+          if (before && type === 'ADDED' && before.delete(key)) type = 'MODIFIED';
+          if (type === 'DELETED') known.delete(key);
+          else known.set(key, e.object);
+          listener({ type, object: e.object });
+        },
+        bookmarks: false,
+        initialEventsEnd: false,
+        bookmarkType: { kind: s.type.kind, apiVersion: '' },
+      });
+      // What the follower knew and the new list does not hold was deleted meanwhile.
+      for (const [key, obj] of before ?? []) {
+        known.delete(key);
+        listener({ type: 'DELETED', object: obj });
+      }
+    };
+    subscribe(false);
+    return () => {
+      ended = true;
+      if (watcher && 'stop' in watcher) watcher.stop();
+    };
   }
 }
 

@@ -5,7 +5,7 @@
  * several API servers agree on one compaction; it also means each round writes a revision.
  */
 import type { Clock, Timer } from '../../clock';
-import type { Store } from '../../store/types';
+import { StoreError, type Store } from '../../store/types';
 
 export const COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
 const COMPACT_REV_KEY = 'compact_rev_key';
@@ -58,7 +58,13 @@ export class Compactor {
   }
 
   private async tick(): Promise<void> {
-    await this.compactOnce();
+    try {
+      await this.compactOnce();
+    } catch (err) {
+      // Upstream logs "etcd: endpoint (...) compact failed" and tries again next interval (etcd
+      // out of quorum: the txn times out); a txn that failed leaves the bookkeeping as it was.
+      if (!(err instanceof StoreError)) throw err;
+    }
     if (this.timer) this.timer = this.clock.setTimer(this.intervalMs, () => this.tick(), { daemon: true, label: 'apiserver: etcd compaction' });
   }
 }

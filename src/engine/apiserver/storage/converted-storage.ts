@@ -10,7 +10,7 @@ import type { KeyValue } from '../../store/types';
 import type { Conversion } from '../conversion/types';
 import type { ResourceInfo } from '../resources';
 import { deepFreeze } from './codec';
-import type { StoredObject, WriteResult } from './resource-storage';
+import type { StoredObject, UpdateOutcome, WriteResult } from './resource-storage';
 import type { CacheReader, ServedStorage } from './served';
 import type { CacheWatcher, CacheWatchOptions } from './watch-cache';
 
@@ -75,13 +75,19 @@ export class ConvertedStorage implements ServedStorage {
     return found && { ...found, object: this.out(found.object) };
   }
 
+  suggestion(key: string): StoredObject | undefined {
+    const found = this.stored.suggestion(key);
+    return found && { ...found, object: this.out(found.object) };
+  }
+
   async create(key: string, obj: KubeObject, dryRun: boolean): Promise<WriteResult> {
     return this.outResult(await this.stored.create(key, this.conversion.toStorage(obj), dryRun));
   }
 
-  async update(key: string, obj: KubeObject, expected: StoredObject, dryRun: boolean): Promise<WriteResult | undefined> {
-    const result = await this.stored.update(key, this.conversion.toStorage(obj), expected, dryRun);
-    return result && this.outResult(result);
+  async update(key: string, obj: KubeObject, expected: StoredObject, dryRun: boolean, expectedIsCurrent?: boolean): Promise<UpdateOutcome> {
+    const result = await this.stored.update(key, this.conversion.toStorage(obj), expected, dryRun, expectedIsCurrent);
+    if (!('conflict' in result)) return this.outResult(result);
+    return { conflict: result.conflict && { ...result.conflict, object: this.out(result.conflict.object) } };
   }
 
   async delete(key: string, expected: StoredObject, dryRun: boolean): Promise<WriteResult | undefined> {
@@ -119,7 +125,7 @@ export class ConvertedStorage implements ServedStorage {
     return this.stored.cache.watch({
       ...options,
       matches: (obj) => matches(this.out(obj)),
-      listener: (e) => listener(e.type === 'BOOKMARK' ? e : { type: e.type, object: this.out(e.object) }),
+      listener: (e) => listener(e.type === 'BOOKMARK' || e.type === 'ERROR' ? e : { type: e.type, object: this.out(e.object) }),
     });
   }
 }

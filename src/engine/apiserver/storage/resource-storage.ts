@@ -2,7 +2,10 @@
  * One resource's storage (k8s.io/apiserver/pkg/storage/etcd3 with the registry's key layout):
  * reads, conditional writes and lists against the Store, and the watch cache that serves
  * watches and resourceVersion="0" lists. Consistent reads go to the store; objects that the
- * cache already holds at the same revision are shared rather than decoded again.
+ * cache already holds at the same revision are shared rather than decoded again. This is the one
+ * place that decides between the two for the API server's own reads: get() is etcd (the cacher
+ * delegates a Get without resourceVersion), suggestion() is the cache's object an update starts
+ * from (the cacher's GuaranteedUpdate), and update() reports when that object was behind.
  */
 import { isObject, type KubeObject } from '../../api/types';
 import { alreadyExistsError, internalServerError, StatusError } from '../../api/status';
@@ -13,6 +16,7 @@ import { groupResource, type ResourceInfo } from '../resources';
 import { asStored, canonical, decodeFromStorage } from './codec';
 import { jsonLengthBound } from './json-length';
 import { WatchCache } from './watch-cache';
+import type { Clock } from '../../clock';
 
 export interface StoredObject {
   readonly object: KubeObject;
@@ -26,6 +30,9 @@ export interface WriteResult {
   /** The store revision the write produced; undefined for dry runs and no-op updates. */
   readonly revision?: number;
 }
+
+/** An update's answer: written (or nothing to write), or lost its race to `conflict`, the key's value now (undefined: gone). */
+export type UpdateOutcome = WriteResult | { readonly conflict: StoredObject | undefined };
 
 /** kube-apiserver indexes pod watchers by the node they ask about: one kubelet per node watches its pods. */
 const POD_TRIGGER_FIELD = 'spec.nodeName';
@@ -65,11 +72,12 @@ export class ResourceStorage {
     readonly store: Store,
     readonly type: ResourceInfo,
     cacheCapacity?: number,
+    clock?: Pick<Clock, 'setTimer' | 'clearTimer'>,
   ) {
     this.storagePrefix = type.storagePrefix ?? type.resource;
     this.keyPrefix = storageListPrefix(this.storagePrefix);
     this.triggerField = type.group === '' && type.resource === 'pods' ? POD_TRIGGER_FIELD : undefined;
-    this.cache = new WatchCache(store, this.keyPrefix, cacheCapacity, (key, revision, value) => this.takeWritten(key, revision, value), this.triggerField ? podNodeName : undefined);
+    this.cache = new WatchCache(store, this.keyPrefix, cacheCapacity, (key, revision, value) => this.takeWritten(key, revision, value), this.triggerField ? podNodeName : undefined, clock);
   }
 
   key(namespace: string, name: string): string {
@@ -134,6 +142,15 @@ export class ResourceStorage {
     return { object: w.object, revision };
   }
 
+  /**
+   * The watch cache's object for a key, as the cacher hands it to etcd3's GuaranteedUpdate
+   * (cachedExistingObject): the state an update starts from without reading etcd. It may be
+   * behind etcd; update() tells when it was (see UpdateOutcome).
+   */
+  suggestion(key: string): StoredObject | undefined {
+    return this.cache.stored(key);
+  }
+
   async get(key: string, revision?: number): Promise<StoredObject | undefined> {
     const res = await this.store.range(revision ? { key, revision } : { key });
     const kv = res.kvs[0];
@@ -169,13 +186,22 @@ export class ResourceStorage {
   }
 
   /**
-   * Writes the object if the key is still at `expected` (etcd txn: mod_revision == expected).
-   * Returns undefined when another write got there first, so the caller can retry.
+   * Writes the object if the key is still at `expected` (etcd txn: mod_revision == expected; on
+   * failure the txn reads the key, as etcd3's OptimisticPut with GetOnFailure). An update that
+   * lost its race answers the key's value as that read found it, for the caller's next round.
+   * `expected` may come from the watch cache (suggestion(), not current): an update that would
+   * change nothing against it is checked against etcd before it is called a no-op, as etcd3's
+   * GuaranteedUpdate refreshes a state it did not read itself before skipping the write.
    */
-  async update(key: string, obj: KubeObject, expected: StoredObject, dryRun: boolean): Promise<WriteResult | undefined> {
+  async update(key: string, obj: KubeObject, expected: StoredObject, dryRun: boolean, expectedIsCurrent = true): Promise<UpdateOutcome> {
     const stored = canonical(obj);
     const value = JSON.stringify(stored);
-    if (value === expected.value) return { object: expected.object };
+    if (value === expected.value) {
+      if (expectedIsCurrent) return { object: expected.object };
+      const live = await this.get(key);
+      if (live?.value === value) return { object: live.object };
+      return { conflict: live };
+    }
     if (dryRun) {
       checkSize(key, value);
       return { object: { ...obj, metadata: { ...obj.metadata, resourceVersion: String(expected.modRevision) } } };
@@ -186,13 +212,15 @@ export class ResourceStorage {
         this.store.txn({
           compare: [{ key, target: 'mod', result: '=', value: expected.modRevision }],
           success: [{ put: { key, value } }],
-          failure: [],
+          failure: [{ range: { key } }],
         }),
       () => this.abandoned(key, w),
     );
     if (!res.succeeded) {
       this.abandoned(key, w);
-      return undefined;
+      const read = res.responses[0];
+      const kv = read && 'range' in read ? read.range.kvs[0] : undefined;
+      return { conflict: kv ? { object: this.decode(kv), modRevision: kv.modRevision, value: kv.value } : undefined };
     }
     return this.wrote(w, res.header.revision);
   }

@@ -8,7 +8,7 @@ import type { StatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import type { KeyValue, RangeResponse, Store } from '../../store/types';
 import type { ResourceInfo } from '../resources';
-import type { StoredObject, WriteResult } from './resource-storage';
+import type { StoredObject, UpdateOutcome, WriteResult } from './resource-storage';
 import type { CacheWatcher, CacheWatchOptions } from './watch-cache';
 
 /** The watch cache's reads and watches. */
@@ -29,8 +29,10 @@ export interface ServedStorage {
   prefix(namespace: string): string;
   decode(kv: KeyValue): KubeObject;
   get(key: string, revision?: number): Promise<StoredObject | undefined>;
+  /** The watch cache's object for a key: where GuaranteedUpdate starts without reading etcd (it may be behind). */
+  suggestion(key: string): StoredObject | undefined;
   create(key: string, obj: KubeObject, dryRun: boolean): Promise<WriteResult>;
-  update(key: string, obj: KubeObject, expected: StoredObject, dryRun: boolean): Promise<WriteResult | undefined>;
+  update(key: string, obj: KubeObject, expected: StoredObject, dryRun: boolean, expectedIsCurrent?: boolean): Promise<UpdateOutcome>;
   delete(key: string, expected: StoredObject, dryRun: boolean): Promise<WriteResult | undefined>;
   range(fromKey: string, rangeEnd: string, revision: number, limit: number): Promise<RangeResponse>;
   rangeEndOf(prefix: string): string;

@@ -3,9 +3,16 @@
  * key prefix and a sliding window of recent events, fed by one etcd watch. Decoded objects are
  * frozen and shared by every reader and watcher. A watch may start from any revision still in
  * the window; older ones get kube-apiserver's 410 "too old resource version: X (Y)".
+ *
+ * When etcd cancels the cache's own watch (it moved to another member and its revision had been
+ * compacted there), the cache starts again as the cacher's reflector does: a second later it
+ * lists the prefix anew, ends its watchers (their clients list again) and watches from the
+ * list's revision; a list that fails is tried again a second later.
  */
 import type { KubeObject } from '../../api/types';
 import { resourceExpiredError, type StatusError } from '../../api/status';
+import type { Clock } from '../../clock';
+import type { JsonObject } from '../../api/types';
 import { prefixEnd, type KeyValue, type Store, type Watch, type WatchResponse } from '../../store/types';
 import { decodeFromStorage, deepFreeze } from './codec';
 
@@ -20,11 +27,11 @@ export interface CacheEvent {
   readonly revision: number;
 }
 
-/** What a watcher receives: the event as it looks through the watcher's selector. */
-export interface WatcherEvent {
-  readonly type: CacheEventType | 'BOOKMARK';
-  readonly object: KubeObject;
-}
+/**
+ * What a watcher receives: the event as it looks through the watcher's selector, or the ERROR
+ * (a Status) that ends its watch when the cache starts again.
+ */
+export type WatcherEvent = { readonly type: CacheEventType | 'BOOKMARK'; readonly object: KubeObject } | { readonly type: 'ERROR'; readonly object: JsonObject };
 
 export interface CacheWatchOptions {
   /** Only keys under this prefix (a namespace, or one object's exact key). */
@@ -74,6 +81,8 @@ const DEFAULT_CAPACITY = 100 * 1024;
 
 export class WatchCache {
   private readonly objects = new Map<string, KubeObject>();
+  /** The stored bytes of each object (the etcd value its event carried), for GuaranteedUpdate's no-op check. */
+  private readonly values = new Map<string, string>();
   /** Lists made since the objects last changed, by key prefix. */
   private readonly listed = new Map<string, readonly KubeObject[]>();
   private readonly history: CacheEvent[] = [];
@@ -86,6 +95,12 @@ export class WatchCache {
   private readonly untriggered = new Set<Watcher>();
   private readonly byTrigger = new Map<string, Set<Watcher>>();
   private storeWatch: Watch | undefined;
+  /** Counts the cache's etcd watches: a response of an earlier one is ignored. */
+  private watchGeneration = 0;
+  private restartTimer: ReturnType<Clock['setTimer']> | undefined;
+  private stopped = false;
+  /** Times the cache started again after etcd canceled its watch. */
+  restarts = 0;
   private bookmarkPending = false;
   /** Told of every event as it comes out of the store (the API server's revision records). */
   observer: ((event: CacheEvent) => void) | undefined;
@@ -98,27 +113,89 @@ export class WatchCache {
     private readonly written: (key: string, revision: number, value: string) => KubeObject | undefined = () => undefined,
     /** The trigger field's value of an object (spec.nodeName for pods), for watchers that give one. */
     private readonly triggerOf?: (obj: KubeObject) => string,
+    /** For the second the cache waits before it starts again (none: at once, and no retry). */
+    private readonly clock?: Pick<Clock, 'setTimer' | 'clearTimer'>,
   ) {}
 
   async start(): Promise<void> {
     const res = await this.store.range({ key: this.prefix, rangeEnd: prefixEnd(this.prefix) });
-    for (const kv of res.kvs) this.objects.set(kv.key, decodeFromStorage(kv));
+    for (const kv of res.kvs) {
+      this.objects.set(kv.key, decodeFromStorage(kv));
+      this.values.set(kv.key, kv.value);
+    }
     this.listed.clear();
     this.listRevision = res.header.revision;
     this.revision = res.header.revision;
-    this.storeWatch = this.store.watch(
-      { key: this.prefix, rangeEnd: prefixEnd(this.prefix), startRevision: res.header.revision + 1, prevKv: true, progressNotify: true },
-      (r) => this.onStoreResponse(r),
-    );
-    await this.storeWatch.ready;
+    await this.watchFrom(res.header.revision + 1);
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    this.clock?.clearTimer(this.restartTimer);
+    this.restartTimer = undefined;
     for (const w of this.watchers) w.stopped = true;
     this.watchers.clear();
     this.untriggered.clear();
     this.byTrigger.clear();
     await this.storeWatch?.cancel();
+  }
+
+  private async watchFrom(revision: number): Promise<void> {
+    const generation = ++this.watchGeneration;
+    this.storeWatch = this.store.watch({ key: this.prefix, rangeEnd: prefixEnd(this.prefix), startRevision: revision, prevKv: true, progressNotify: true }, (r) => {
+      if (generation === this.watchGeneration) this.onStoreResponse(r);
+    });
+    await this.storeWatch.ready;
+  }
+
+  /** etcd canceled the cache's watch: start again in a second (the cacher's wait.Until period). */
+  private scheduleRestart(): void {
+    if (this.stopped || this.restartTimer) return;
+    this.storeWatch = undefined;
+    this.watchGeneration++;
+    if (!this.clock) {
+      void this.restart();
+      return;
+    }
+    this.restartTimer = this.clock.setTimer(1000, () => void this.restart(), { label: `watch cache ${this.prefix}: relist` });
+  }
+
+  /**
+   * Lists the prefix anew and watches from the list's revision; the watchers are ended with
+   * 410 Expired (a client lists again): their events between the canceled watch and the list
+   * are gone with the compacted history.
+   */
+  private async restart(): Promise<void> {
+    this.restartTimer = undefined;
+    if (this.stopped) return;
+    let res: Awaited<ReturnType<Store['range']>>;
+    try {
+      res = await this.store.range({ key: this.prefix, rangeEnd: prefixEnd(this.prefix) });
+    } catch {
+      if (this.clock && !this.stopped) this.restartTimer = this.clock.setTimer(1000, () => void this.restart(), { label: `watch cache ${this.prefix}: relist` });
+      return;
+    }
+    if (this.stopped) return;
+    this.restarts++;
+    this.objects.clear();
+    for (const kv of res.kvs) this.objects.set(kv.key, decodeFromStorage(kv));
+    this.listed.clear();
+    this.history.length = 0;
+    this.historyStart = 0;
+    this.removedSinceList = false;
+    this.listRevision = res.header.revision;
+    this.revision = Math.max(this.revision, res.header.revision);
+    const ended = [...this.watchers];
+    this.watchers.clear();
+    this.untriggered.clear();
+    this.byTrigger.clear();
+    const status = resourceExpiredError('The resourceVersion for the provided watch is too old.').status as unknown as JsonObject;
+    for (const w of ended) {
+      if (w.stopped) continue;
+      w.stopped = true;
+      w.listener({ type: 'ERROR', object: status });
+    }
+    await this.watchFrom(res.header.revision + 1);
   }
 
   /** The latest revision this cache has seen (events or progress notifications). */
@@ -132,6 +209,13 @@ export class WatchCache {
 
   get(key: string): KubeObject | undefined {
     return this.objects.get(key);
+  }
+
+  /** The cached object for a key with its stored bytes and revision. */
+  stored(key: string): { object: KubeObject; value: string; modRevision: number } | undefined {
+    const object = this.objects.get(key);
+    const value = this.values.get(key);
+    return object && value !== undefined ? { object, value, modRevision: Number(object.metadata.resourceVersion) } : undefined;
   }
 
   /** The cached object for a key if it is exactly this revision: lets store reads share it. */
@@ -217,7 +301,10 @@ export class WatchCache {
   }
 
   private onStoreResponse(r: WatchResponse): void {
-    if (r.canceled) return;
+    if (r.canceled) {
+      this.scheduleRestart();
+      return;
+    }
     for (const ev of r.events) this.apply(ev.type, ev.kv, ev.prevKv);
     if (r.events.length > 0) return;
     if (r.header.revision > this.revision) this.revision = r.header.revision;
@@ -234,11 +321,13 @@ export class WatchCache {
     if (type === 'PUT') {
       const obj = this.written(kv.key, kv.modRevision, kv.value) ?? decodeFromStorage(kv);
       this.objects.set(kv.key, obj);
+      this.values.set(kv.key, kv.value);
       event = prev
         ? { type: 'MODIFIED', key: kv.key, object: obj, prevObject: prev, revision: kv.modRevision }
         : { type: 'ADDED', key: kv.key, object: obj, revision: kv.modRevision };
     } else {
       this.objects.delete(kv.key);
+      this.values.delete(kv.key);
       if (!prev) return;
       const last = deepFreeze({ ...prev, metadata: { ...prev.metadata, resourceVersion: String(kv.modRevision) } });
       event = { type: 'DELETED', key: kv.key, object: last, prevObject: prev, revision: kv.modRevision };

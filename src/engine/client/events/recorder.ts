@@ -36,9 +36,27 @@ export class EventBroadcaster {
     return new EventRecorder(this, source, this.options.clock, this.options.random);
   }
 
-  /** Queues an event for writing (the broadcaster's watch channel). */
+  /** Events waiting for the sink, in the order they were recorded. */
+  private readonly queue: { event: CoreEvent; cause: number | undefined }[] = [];
+  private draining = false;
+
+  /**
+   * Queues an event for writing (the broadcaster's watch channel). The sink writes them one at a
+   * time in order, as upstream's recordToSink runs in the one goroutine that watches the channel.
+   */
   submit(event: CoreEvent, cause: number | undefined): void {
-    this.options.clock.queueTask(() => this.write(event, cause), { label: `events: ${event.reason} ${event.involvedObject.kind ?? ''}/${event.involvedObject.name ?? ''}` });
+    this.queue.push({ event, cause });
+    if (this.draining) return;
+    this.draining = true;
+    this.options.clock.queueTask(() => this.drain(), { label: `events: ${event.reason} ${event.involvedObject.kind ?? ''}/${event.involvedObject.name ?? ''}` });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) await this.write(next.event, next.cause);
+    } finally {
+      this.draining = false;
+    }
   }
 
   private async write(event: CoreEvent, cause: number | undefined): Promise<void> {

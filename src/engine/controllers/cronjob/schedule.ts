@@ -5,7 +5,7 @@
  * after t, searched field by field as the library does (day of month and day of week match
  * either one unless one of them is "*"). Times are UTC: kubesim does not evaluate time zones.
  */
-import { parseGoDuration } from './duration';
+import { parseGoDuration } from '../../api/duration';
 import { own, table } from '../../api/own';
 
 export interface Schedule {
@@ -148,8 +148,10 @@ export function parseSchedule(spec: string): Schedule {
   let s = spec.trim();
   if (s.startsWith('TZ=') || s.startsWith('CRON_TZ=')) s = s.slice(s.indexOf(' ') + 1).trim();
   if (s.startsWith('@every ')) {
-    const ms = parseGoDuration(s.slice('@every '.length).trim());
-    return new ConstantDelaySchedule(Math.max(1000, Math.floor(ms / 1000) * 1000));
+    const ns = parseGoDuration(s.slice('@every '.length).trim());
+    if (!ns.ok) throw new Error(`failed to parse duration ${s}: ${ns.error}`);
+    // cron.Every: at least a second, whole seconds.
+    return new ConstantDelaySchedule(Math.max(1000, Number(ns.value / 1_000_000_000n) * 1000));
   }
   const fields = (DESCRIPTORS[s] ?? s).split(/\s+/);
   if (fields.length !== 5) throw new Error(`expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`);

@@ -23,6 +23,8 @@ import { deletedObject, type DeletedFinalStateUnknown } from '../../client/infor
 import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
 import {
   blocksOwner,
+  classifyOwner,
+  classifyReferences,
   decideDeletion,
   FINALIZER_FOREGROUND,
   FINALIZER_ORPHAN,
@@ -30,6 +32,7 @@ import {
   isDeletingDependents,
   isOrphaningDependents,
   type OwnerClasses,
+  type OwnerLookup,
 } from './decide';
 import { OwnershipGraph, type Entry } from './graph';
 import { describeIdentity, identityKey, ownerIdentity, parseIdentityKey, restMapping, RestMappingError, type Identity } from './identity';
@@ -238,27 +241,25 @@ export class GarbageCollector {
     }
   }
 
-  /** Each owner looked up; undefined when the item is cluster-scoped and names a namespaced owner. */
+  /**
+   * Each owner looked up (the absent owner cache first, and an owner found dangling remembered
+   * there), then classified by classifyReferences; undefined when the item is cluster-scoped and
+   * names a namespaced owner.
+   */
   private async classify(client: Client, item: Identity, refs: readonly OwnerReference[]): Promise<OwnerClasses | undefined> {
-    const classes: OwnerClasses = { solid: [], dangling: [], waiting: [] };
+    const lookups: OwnerLookup[] = [];
     for (const ref of refs) {
       if (this.absentOwners.has(ref.uid)) {
-        classes.dangling.push(ref);
+        lookups.push({ cachedAbsent: true });
         continue;
       }
       const mapping = restMapping(this.registry, ref.apiVersion, ref.kind);
       if (item.namespace === '' && mapping.namespaced) return undefined;
-      const owner = await this.get(client, { ...ownerIdentity(ref, mapping.namespaced ? item.namespace : '') }, mapping);
-      if (!owner || owner.metadata.uid !== ref.uid) {
-        this.rememberAbsent(ref.uid);
-        classes.dangling.push(ref);
-      } else if (isDeletingDependents(owner)) {
-        classes.waiting.push(ref);
-      } else {
-        classes.solid.push(ref);
-      }
+      const lookup = { owner: await this.get(client, { ...ownerIdentity(ref, mapping.namespaced ? item.namespace : '') }, mapping) };
+      if (classifyOwner(ref, lookup) === 'dangling') this.rememberAbsent(ref.uid);
+      lookups.push(lookup);
     }
-    return classes;
+    return classifyReferences(refs, lookups);
   }
 
   /** A foreground deletion: done (finalizer removed) once no dependent blocks it, else its blocking dependents go first. */

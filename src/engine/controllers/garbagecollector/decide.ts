@@ -22,6 +22,28 @@ export interface OwnerClasses {
   waiting: OwnerReference[];
 }
 
+/**
+ * What looking one owner up found (isDangling's inputs): the absent owner cache already knew it
+ * gone, or the GET's answer (undefined for NotFound). A cluster-scoped item naming a namespaced
+ * owner is refused before any lookup.
+ */
+export type OwnerLookup = { readonly cachedAbsent: true } | { readonly owner: KubeObject | undefined };
+
+/** isDangling and classifyReferences for one reference: gone or another object of that name is dangling. */
+export function classifyOwner(ref: OwnerReference, lookup: OwnerLookup): keyof OwnerClasses {
+  if ('cachedAbsent' in lookup) return 'dangling';
+  const owner = lookup.owner;
+  if (!owner || owner.metadata.uid !== ref.uid) return 'dangling';
+  return isDeletingDependents(owner) ? 'waiting' : 'solid';
+}
+
+/** classifyReferences: each reference by what its lookup found, in the references' order. */
+export function classifyReferences(refs: readonly OwnerReference[], lookups: readonly OwnerLookup[]): OwnerClasses {
+  const classes: OwnerClasses = { solid: [], dangling: [], waiting: [] };
+  refs.forEach((ref, i) => classes[classifyOwner(ref, lookups[i]!)].push(ref));
+  return classes;
+}
+
 export type Decision =
   | { action: 'none' }
   | { action: 'remove-owner-references'; uids: string[] }

@@ -238,7 +238,7 @@ export class JobController {
     const [created, error] = await slowStartBatch(diff, async () => {
       const ix = indexes[next++];
       try {
-        let template = ix === undefined ? podFromTemplate(job) : withCompletionIndex(podFromTemplate(job), job, ix);
+        let template: Pod = ix === undefined ? podFromTemplate(job) : withCompletionIndex(podFromTemplate(job), job, ix);
         if (ix !== undefined && failedIndexes) template = withIndexFailureCounts(template, job, podBeingReplaced(job, all, ix, now));
         const pod = await pods.create(template);
         this.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name ?? ''}`, ctx.cause);

@@ -4,8 +4,7 @@
  * JOB_COMPLETION_INDEX variable in every container), the Job counts succeeded indexes rather than
  * pods, and keeps them in status.completedIndexes as ordered intervals ("0-2,5").
  */
-import { own } from '../../api/own';
-import type { Job, Pod } from '../util/types/job';
+import type { Job, Pod, TemplatePod } from '../util/types/job';
 
 export const COMPLETION_INDEX_ANNOTATION = 'batch.kubernetes.io/job-completion-index';
 export const COMPLETION_INDEX_ENV = 'JOB_COMPLETION_INDEX';
@@ -115,7 +114,7 @@ export function duplicatedIndexPods(activePods: readonly Pod[], completions: num
 }
 
 /** The pod of index `ix`: the index on it, its hostname and generated name, and the variable in every container. */
-export function withCompletionIndex(pod: Pod, job: Job, ix: number): Pod {
+export function withCompletionIndex(pod: TemplatePod, job: Job, ix: number): TemplatePod {
   const name = job.metadata.name ?? '';
   const suffix = `-${ix}-`;
   let generateName = `${name}${suffix}`;
@@ -123,13 +122,11 @@ export function withCompletionIndex(pod: Pod, job: Job, ix: number): Pod {
   pod.metadata.generateName = generateName;
   pod.metadata.annotations = { ...(pod.metadata.annotations ?? {}), [COMPLETION_INDEX_ANNOTATION]: String(ix) };
   pod.metadata.labels = { ...(pod.metadata.labels ?? {}), [COMPLETION_INDEX_ANNOTATION]: String(ix) };
-  const spec = pod.spec as Record<string, unknown>;
+  const spec = pod.spec;
   spec.hostname = `${name}-${ix}`;
-  for (const key of ['initContainers', 'containers']) {
-    const value = own(spec, key);
-    const list = Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
-    for (const c of list) {
-      const env = Array.isArray(c.env) ? (c.env as { name?: string }[]) : [];
+  for (const list of [spec.initContainers, spec.containers]) {
+    for (const c of Array.isArray(list) ? list : []) {
+      const env = Array.isArray(c.env) ? c.env : [];
       if (env.some((e) => e.name === COMPLETION_INDEX_ENV)) continue;
       c.env = [...env, { name: COMPLETION_INDEX_ENV, valueFrom: { fieldRef: { fieldPath: `metadata.labels['${COMPLETION_INDEX_ANNOTATION}']` } } }];
     }

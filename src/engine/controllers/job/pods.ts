@@ -4,7 +4,8 @@
  * creates from its template (with the job-tracking finalizer and a controller reference).
  */
 import type { JsonObject, OwnerReference } from '../../api/types';
-import { JOB_TRACKING_FINALIZER, type Job, type Pod } from '../util/types/job';
+import type { PodSpec } from '../../api/generated/core-v1';
+import { JOB_TRACKING_FINALIZER, type Job, type Pod, type TemplatePod } from '../util/types/job';
 
 const terminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 
@@ -35,7 +36,8 @@ export function jobControllerRef(job: Job): OwnerReference {
   return { apiVersion: 'batch/v1', kind: 'Job', name: job.metadata.name ?? '', uid: job.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
 }
 
-export function podFromTemplate(job: Job): Pod {
+/** GetPodFromTemplate: the pod a Job's template makes (its spec always present). */
+export function podFromTemplate(job: Job): TemplatePod {
   const template = job.spec.template ?? {};
   const meta = template.metadata ?? {};
   const metadata: Pod['metadata'] = { generateName: `${job.metadata.name ?? ''}-`, namespace: job.metadata.namespace };
@@ -43,7 +45,7 @@ export function podFromTemplate(job: Job): Pod {
   if (meta.annotations) metadata.annotations = { ...meta.annotations };
   metadata.ownerReferences = [jobControllerRef(job)];
   metadata.finalizers = [...(meta.finalizers ?? []).filter((f) => f !== JOB_TRACKING_FINALIZER), JOB_TRACKING_FINALIZER];
-  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(template.spec ?? {}) };
+  return { apiVersion: 'v1', kind: 'Pod', metadata, spec: structuredClone(template.spec ?? ({} as PodSpec)) };
 }
 
 /** A strategic merge patch that drops the tracking finalizer (undefined when the pod has none). */

@@ -10,6 +10,7 @@
  *
  * Runs as system:serviceaccount:kube-system:node-controller; events come from "node-controller".
  */
+import { StatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import type { Clock, Timer } from '../../clock';
 import type { Client } from '../../client/client';
@@ -206,7 +207,10 @@ export class NodeLifecycleController {
         try {
           node = await client.resource<Node>(NODES).get(name);
         } catch (getErr) {
-          if (isNotFound(getErr)) return;
+          // Upstream's monitorNodeHealth logs "Update health of Node from Controller error,
+          // Skipping - no pods will be evicted" and goes on with the next node, whatever the error
+          // (the node deleted, or etcd out of quorum answering nothing).
+          if (getErr instanceof StatusError) return;
           throw getErr;
         }
       }

@@ -20,7 +20,7 @@ async function patchTaints(client: Client, cached: Node, change: (taints: Taint[
     const taints = change([...(node.spec?.taints ?? [])]);
     if (!taints) return;
     try {
-      await nodes.patch(node.metadata.name ?? '', 'strategic', { metadata: { resourceVersion: node.metadata.resourceVersion ?? '' }, spec: { taints: taints.length > 0 ? (taints as unknown as null) : null } });
+      await nodes.patch(node.metadata.name ?? '', 'strategic', { metadata: { resourceVersion: node.metadata.resourceVersion ?? '' }, spec: { taints: taints.length > 0 ? taints : null } });
       return;
     } catch (err) {
       if (!isConflict(err) || attempt + 1 >= RETRIES) throw err;

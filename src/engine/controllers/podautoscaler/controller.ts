@@ -23,7 +23,6 @@ import { HORIZONTALPODAUTOSCALERS, PODS, POD_METRICS } from '../../client/resour
 import type { Clock } from '../../clock';
 import type { AutoscalerDecision } from '../../trace/reconcile';
 import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
-import type { PodMetricsView } from './metrics';
 import { emptyHistory, type AutoscalerHistory } from './normalize';
 import { afterRescale, DEFAULT_SETTINGS, planAutoscale, resourceMetricIndexes, type AutoscalerSettings, type MetricsAnswer, type Plan, type ScaleLookup } from './plan';
 import type { HorizontalPodAutoscaler, Pod, Scale } from './types';
@@ -203,7 +202,7 @@ export class HorizontalController {
   private async listPodMetrics(ctx: ReconcileContext, namespace: string, selector: string): Promise<MetricsAnswer> {
     try {
       const list = await ctx.client.resource(POD_METRICS, namespace).list({ labelSelector: selector });
-      return { items: list.items as unknown as PodMetricsView[] };
+      return { items: list.items };
     } catch (err) {
       if (isBug(err)) throw err;
       return { error: clientError(err, 'get', 'pods.metrics.k8s.io') };

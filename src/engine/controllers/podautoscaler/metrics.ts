@@ -4,7 +4,7 @@
  * and the utilization arithmetic (utilization.go) the replica calculator builds on.
  */
 import { parseQuantity, QuantityParseError } from '../../api/quantity';
-import { parseGoDuration } from '../../api/duration';
+import { parseMetaDuration } from '../../api/duration';
 import { own } from '../../api/own';
 import type { PodMetricsInfo } from './types';
 
@@ -25,8 +25,8 @@ const milli = (q: string | undefined): number | undefined => {
 const timeOf = (t: string | undefined): number => (t ? Date.parse(t) : 0);
 
 const windowOf = (w: string | undefined): number => {
-  const ms = w ? parseGoDuration(w) : 0;
-  return typeof ms === 'number' ? ms : 0;
+  const ms = w ? parseMetaDuration(w) : undefined;
+  return ms?.ok ? ms.value : 0;
 };
 
 /**

@@ -52,7 +52,7 @@ export class ValidatingAdmissionPolicyStatusController {
   private async sync(name: string, ctx: ReconcileContext): Promise<void> {
     const policy = this.policies.indexer.getByName('', name);
     if (!policy || observed(policy) === policy.metadata.generation) return;
-    const warnings = typeCheckPolicy(policy as unknown as Record<string, unknown>, this.registry);
+    const warnings = typeCheckPolicy(policy, this.registry);
     ctx.observe(warnings.length === 0 ? 'type checked: no warnings' : `type checked: ${warnings.length} warning(s)`);
     const status = { ...((policy.status as Record<string, unknown> | undefined) ?? {}), observedGeneration: policy.metadata.generation, typeChecking: warnings.length > 0 ? { expressionWarnings: warnings } : {} };
     await ctx.client.resource(POLICIES).updateStatus({ ...policy, status } as KubeObject);

@@ -8,6 +8,7 @@ import type { Mvcc } from '../memory/mvcc';
 import { StoreError, type DeleteRangeRequest, type PutRequest, type TxnRequest } from '../types';
 import type { EtcdAlarmType } from './member';
 import { quotaAvailable, requestCost } from './quota';
+import { fail, ok, type Result } from '../../api/result';
 
 export type RaftRequest =
   | { readonly put: PutRequest }
@@ -46,7 +47,7 @@ export interface InternalRaftRequest {
   readonly request: RaftRequest;
 }
 
-export type ApplyResult = { readonly ok: true; readonly response: unknown } | { readonly ok: false; readonly error: StoreError };
+export type ApplyResult = Result<unknown, StoreError>;
 
 /** Runs one committed request on a member's MVCC state; errors are results, as etcd's applier returns them. */
 export interface ApplyContext {
@@ -63,15 +64,15 @@ export interface ApplyContext {
  */
 export function applyRequest(mvcc: Mvcc, r: RaftRequest, ctx: ApplyContext): ApplyResult {
   try {
-    if ('alarm' in r) return { ok: true, response: applyAlarm(mvcc, ctx.alarms, r.alarm) };
+    if ('alarm' in r) return ok(applyAlarm(mvcc, ctx.alarms, r.alarm));
     const cost = 'put' in r || 'txn' in r || 'leaseGrant' in r ? requestCost(r) : 0;
-    if (cost > 0 && alarmActive(ctx.alarms, 'NOSPACE')) return { ok: false, error: new StoreError('noSpace') };
+    if (cost > 0 && alarmActive(ctx.alarms, 'NOSPACE')) return fail(new StoreError('noSpace'));
     const available = cost === 0 || quotaAvailable(ctx.quota, mvcc.dbSizeBytes, cost);
     const response = run(mvcc, r);
-    if (!available) return { ok: false, error: new StoreError('noSpace') };
-    return { ok: true, response };
+    if (!available) return fail(new StoreError('noSpace'));
+    return ok(response);
   } catch (err) {
-    if (err instanceof StoreError) return { ok: false, error: err };
+    if (err instanceof StoreError) return fail(err);
     throw err;
   }
 }

@@ -293,7 +293,7 @@ export class EtcdClient implements Store {
       );
     });
     const finish = (r: ApplyResult): T => {
-      if (r.ok) return r.response as T;
+      if (r.ok) return r.value as T;
       this.recordFailure(member, op, key, r.error, started);
       throw r.error;
     };
@@ -306,19 +306,19 @@ export class EtcdClient implements Store {
       const member = this.pick();
       if (!member) return this.retry(new StoreError('unavailable'), undefined, attempt, op, key, started);
       const hop = this.hop();
-      const out = settleWith<{ value: T } | StoreError>((deliver) => {
+      const out = settleWith<{ value: T } | { error: StoreError }>((deliver) => {
         this.after(
           hop,
           () => {
             const answer = (error: StoreError | undefined): void => {
-              let result: { value: T } | StoreError;
-              if (error) result = error;
+              let result: { value: T } | { error: StoreError };
+              if (error) result = { error };
               else {
                 try {
                   result = { value: serve(member) };
                 } catch (err) {
                   if (!(err instanceof StoreError)) throw err;
-                  result = err;
+                  result = { error: err };
                 }
               }
               this.after(hop, () => deliver(result), `etcd response from ${member.name}`);
@@ -330,7 +330,8 @@ export class EtcdClient implements Store {
           `etcd request to ${member.name}`,
         );
       });
-      const finish = (r: { value: T } | StoreError): Outcome<T> => (r instanceof StoreError ? this.retry(r, member, attempt, op, key, started) : r.value);
+      // The failure is delivered boxed: settleWith would throw a bare StoreError past the retry.
+      const finish = (r: { value: T } | { error: StoreError }): Outcome<T> => ('error' in r ? this.retry(r.error, member, attempt, op, key, started) : r.value);
       return isPromise(out) ? out.then(finish) : finish(out);
     };
     return attempt();

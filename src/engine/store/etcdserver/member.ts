@@ -26,6 +26,8 @@ import type { EtcdLatency } from './latency';
 import { MemberMetrics } from './metrics';
 import { ReadIndexLoop, type ReadDone } from './read-index';
 import type { Peer, PeerNetwork } from './transport';
+import { fail } from '../../api/result';
+import type { EtcdAlarmType, MemberRole } from './member-status';
 
 export interface RaftTimings {
   /** --heartbeat-interval: the tick (etcd: 100 ms); a leader heartbeats every tick. */
@@ -68,11 +70,10 @@ export interface MemberContext {
 
 export type ProposalDone = (result: ApplyResult) => void;
 
-/** etcd's AlarmType (etcdserverpb): NOSPACE from the backend quota, CORRUPT from the corruption check. */
-export type EtcdAlarmType = 'NOSPACE' | 'CORRUPT';
+export type { EtcdAlarmType } from './member-status';
 
 export interface MemberState {
-  readonly role: 'leader' | 'follower' | 'candidate' | 'pre-candidate';
+  readonly role: MemberRole;
   readonly raftState: StateType;
 }
 
@@ -231,7 +232,7 @@ export class EtcdMember implements Peer {
     this.waiters.clear();
     this.blocked.clear();
     this.reads.abort(new StoreError('unavailable'));
-    for (const done of waiters) done({ ok: false, error: new StoreError('unavailable') });
+    for (const done of waiters) done(fail(new StoreError('unavailable')));
     for (const l of [...this.unavailable]) l('stopped');
   }
 
@@ -294,7 +295,7 @@ export class EtcdMember implements Peer {
   propose(request: RaftRequest, done: ProposalDone): void {
     const node = this.node;
     if (!node) {
-      done({ ok: false, error: new StoreError('unavailable') });
+      done(fail(new StoreError('unavailable')));
       return;
     }
     // etcd's quotaKVServer and quotaLeaseServer, before the request reaches Raft: over the quota,
@@ -302,12 +303,12 @@ export class EtcdMember implements Peer {
     if ('put' in request || 'txn' in request || 'leaseGrant' in request) {
       const cost = requestCost(request);
       if (!quotaAvailable(this.ctx.quota, this.mvcc.dbSizeBytes, cost)) {
-        this.raiseNoSpace(() => done({ ok: false, error: new StoreError('noSpace') }));
+        this.raiseNoSpace(() => done(fail(new StoreError('noSpace'))));
         return;
       }
     }
     if (node.raft.raftLog.committed > this.mvcc.consistentIndex + MAX_APPLY_GAP) {
-      done({ ok: false, error: new StoreError('tooManyRequests') });
+      done(fail(new StoreError('tooManyRequests')));
       return;
     }
     const id = this.raftId * 2 ** 40 + ++this.nextRequest;
@@ -327,7 +328,7 @@ export class EtcdMember implements Peer {
     const submit = (): void => {
       if (finished || !this.node) return;
       const refused = this.node.propose(data, requestBytes(request));
-      if (refused) finish({ ok: false, error: new StoreError('proposalDropped') });
+      if (refused) finish(fail(new StoreError('proposalDropped')));
       else this.process();
     };
     const waitForLeader = (): void => {
@@ -341,8 +342,8 @@ export class EtcdMember implements Peer {
       this.requestTimeoutMs,
       () => {
         // Still waiting for a leader, etcd 3.4.23 returns the context's own error.
-        if (this.blocked.delete(waitForLeader)) finish({ ok: false, error: new StoreError('proposalDeadline') });
-        else finish({ ok: false, error: this.proposeTimeoutError(start) });
+        if (this.blocked.delete(waitForLeader)) finish(fail(new StoreError('proposalDeadline')));
+        else finish(fail(this.proposeTimeoutError(start)));
       },
       { label: `${this.name} request timeout` },
     );
@@ -555,7 +556,7 @@ export class EtcdMember implements Peer {
 
   /** The member an alarm is for records it once it applied it (every member applies it). */
   private recordAlarm(a: AlarmRequest, result: ApplyResult): void {
-    if (a.memberId !== this.memberId || !result.ok || (result.response as AlarmMember[]).length === 0) return;
+    if (a.memberId !== this.memberId || !result.ok || (result.value as AlarmMember[]).length === 0) return;
     if (a.action === 'deactivate') this.record('alarm-disarmed', `alarm ${a.alarm} of ${this.name} disarmed: writes are accepted again`);
     else if (a.alarm === 'NOSPACE') this.record('alarm-raised', `${this.name} raised alarm NOSPACE: its database (${this.mvcc.dbSizeBytes} bytes) reached the quota of ${this.ctx.quota} bytes; the cluster now takes only reads, deletes and compactions`);
     else this.record('alarm-raised', `${this.name} raised alarm ${a.alarm}`);

@@ -35,6 +35,7 @@ import type { AlarmMember, ApplyResult, RaftRequest } from './apply';
 import { ETCD_SERVER_VERSION, decimalId, memberAlarms, statusErrors, type EtcdCluster } from './cluster';
 import { defragmentMember } from './maintenance';
 import type { EtcdAlarmType, EtcdMember } from './member';
+import { fail, ok, type Result } from '../../api/result';
 
 export { ETCD_SERVER_VERSION, alarmText, decimalId } from './cluster';
 
@@ -324,13 +325,13 @@ export class MemberServer {
       this.after(
         this.hop(),
         () => {
-          let result: { ok: true; value: T } | { ok: false; error: unknown };
-          if (!this.member.isRunning()) result = { ok: false, error: new StoreError('unavailable') };
+          let result: Result<T, unknown>;
+          if (!this.member.isRunning()) result = fail(new StoreError('unavailable'));
           else {
             try {
-              result = { ok: true, value: serve() };
+              result = ok(serve());
             } catch (error) {
-              result = { ok: false, error };
+              result = fail(error);
             }
           }
           this.after(this.hop(), () => (result.ok ? resolve(result.value) : reject(result.error)), `etcd response from ${this.member.name}`);
@@ -347,7 +348,7 @@ export class MemberServer {
         this.hop(),
         () =>
           member.propose(request, (result: ApplyResult) =>
-            this.after(this.hop(), () => (result.ok ? resolve(result.response as T) : reject(result.error)), `etcd response from ${member.name}`),
+            this.after(this.hop(), () => (result.ok ? resolve(result.value as T) : reject(result.error)), `etcd response from ${member.name}`),
           ),
         `etcd request to ${member.name}`,
       );
@@ -361,13 +362,13 @@ export class MemberServer {
         this.hop(),
         () => {
           const answer = (error: StoreError | undefined): void => {
-            let result: { ok: true; value: T } | { ok: false; error: unknown };
-            if (error) result = { ok: false, error };
+            let result: Result<T, unknown>;
+            if (error) result = fail(error);
             else {
               try {
-                result = { ok: true, value: serve(member.mvcc) };
+                result = ok(serve(member.mvcc));
               } catch (err) {
-                result = { ok: false, error: err };
+                result = fail(err);
               }
             }
             this.after(this.hop(), () => (result.ok ? resolve(result.value) : reject(result.error)), `etcd response from ${member.name}`);
@@ -389,18 +390,18 @@ export class MemberServer {
         () => {
           const member = this.member;
           const lead = this.cluster.members.find((m) => m.raftId === member.leader());
-          const back = (result: { ok: true; value: T } | { ok: false; error: unknown }, extra: number): void =>
+          const back = (result: Result<T, unknown>, extra: number): void =>
             this.after(extra + this.hop(), () => (result.ok ? resolve(result.value) : reject(result.error)), `etcd response from ${member.name}`);
-          if (!member.isRunning()) return back({ ok: false, error: new StoreError('unavailable') }, 0);
-          if (!lead?.isRunning()) return back({ ok: false, error: new StoreError('noLeader') }, 0);
+          if (!member.isRunning()) return back(fail(new StoreError('unavailable')), 0);
+          if (!lead?.isRunning()) return back(fail(new StoreError('noLeader')), 0);
           const forward = lead === member ? 0 : this.hop();
           this.after(
             forward,
             () => {
               try {
-                back({ ok: true, value: serve(lead) }, forward);
+                back(ok(serve(lead)), forward);
               } catch (error) {
-                back({ ok: false, error }, forward);
+                back(fail(error), forward);
               }
             },
             `etcd lease request forwarded to ${lead.name}`,

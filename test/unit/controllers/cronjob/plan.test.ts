@@ -240,7 +240,7 @@ describe('controllers/cronjob planners (TestControllerV2SyncCronJob)', () => {
     cj.spec.schedule = onTheHour;
     cj.status = { active: [{ kind: 'Job', name: 'old', uid: 'old' }] };
     const before = structuredClone(cj);
-    const reconciled = reconcileActive(cj.status, [{ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'old', uid: 'old' }, spec: {}, status: { conditions: [{ type: 'Failed', status: 'True' }] } }]);
+    const reconciled = reconcileActive(cj.status, [{ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'old', uid: 'old' }, spec: { template: {} }, status: { conditions: [{ type: 'Failed', status: 'True' }] } }]);
     planSchedule(cj, reconciled.status, justAfterTheHour);
     assert.deepEqual(cj, before);
     assert.deepEqual(reconciled.status, {});
@@ -252,7 +252,7 @@ describe('controllers/cronjob history limits (cleanupFinishedJobs)', () => {
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: { name, uid: name },
-    spec: {},
+    spec: { template: {} },
     status: { ...(start ? { startTime: start } : {}), ...(type ? { conditions: [{ type, status: 'True' }] } : {}) },
   });
   const jobs = [job('c3', 'Complete', '2016-05-19T03:00:00Z'), job('c1', 'Complete', '2016-05-19T01:00:00Z'), job('f1', 'Failed', '2016-05-19T01:30:00Z'), job('c2', 'Complete', '2016-05-19T02:00:00Z'), job('run', undefined, '2016-05-19T00:00:00Z'), job('f0', 'Failed')];

@@ -23,11 +23,19 @@ describe('controllers/cronjob schedules', () => {
     ['2012-02-29T00:00:00Z', '0 0 29 Feb *', '2016-02-29T00:00:00Z'],
     ['2012-07-09T14:45:00Z', '@hourly', '2012-07-09T15:00:00Z'],
     ['2012-07-09T14:45:10Z', '@every 90s', '2012-07-09T14:46:40Z'],
+    // cron.Every: whole seconds, at least one (a negative duration too, as time.ParseDuration reads it).
+    ['2012-07-09T14:45:10Z', '@every 1m30.5s', '2012-07-09T14:46:40Z'],
+    ['2012-07-09T14:45:10Z', '@every 500ms', '2012-07-09T14:45:11Z'],
+    ['2012-07-09T14:45:10Z', '@every -1s', '2012-07-09T14:45:11Z'],
     ['2012-07-09T14:45:00Z', '0 0 30 Feb *', undefined],
   ];
   for (const [now, spec, next] of cases) {
     it(`${spec} after ${now}`, () => assert.equal(iso(parseSchedule(spec).next(t(now))), next));
   }
+
+  it('an @every duration time.ParseDuration refuses is refused in robfig/cron\'s words', () => {
+    assert.throws(() => parseSchedule('@every 5x'), { message: 'failed to parse duration @every 5x: time: unknown unit "x" in duration "5x"' });
+  });
 
   it('mostRecentScheduleTime: none due, one due, several missed, too many missed', () => {
     const every = parseSchedule('*/1 * * * *');

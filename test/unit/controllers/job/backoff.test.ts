@@ -9,7 +9,7 @@ const pod = (phase: string, finishedAt: number): Pod => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: {},
-  status: { phase, containerStatuses: [{ state: { terminated: { finishedAt: new Date(finishedAt).toISOString() } } }] },
+  status: { phase, containerStatuses: [{ name: 'c', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 1, finishedAt: new Date(finishedAt).toISOString() } } }] },
 });
 
 describe('controllers/job backoff and conditions', () => {

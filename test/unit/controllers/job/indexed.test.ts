@@ -52,7 +52,7 @@ describe('controllers/job Indexed', function () {
 
     const finish = async (p: Pod) => {
       const cur = deepCopy(await pods.get(p.metadata.name ?? ''));
-      cur.status = { ...cur.status, phase: 'Succeeded', containerStatuses: [{ restartCount: 0, state: { terminated: { finishedAt: h.clock.rfc3339() } } }] };
+      cur.status = { ...cur.status, phase: 'Succeeded', containerStatuses: [{ name: 'c', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, finishedAt: h.clock.rfc3339() } } }] };
       await pods.updateStatus(cur);
       await h.clock.settle();
     };

@@ -26,7 +26,7 @@ describe('controllers/job backoffLimitPerIndex', function () {
   const end = async (h: ControllerHarness, pod: Pod, phase: 'Succeeded' | 'Failed', exitCode: number): Promise<void> => {
     const pods = h.admin.resource<Pod>(PODS, 'default');
     const cur = deepCopy(await pods.get(pod.metadata.name ?? ''));
-    cur.status = { ...cur.status, phase, containerStatuses: [{ name: 'c', restartCount: 0, state: { terminated: { exitCode, finishedAt: h.clock.rfc3339() } } }] };
+    cur.status = { ...cur.status, phase, containerStatuses: [{ name: 'c', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode, finishedAt: h.clock.rfc3339() } } }] };
     await pods.updateStatus(cur);
     await h.clock.settle({ maxDuration: 15 * 60_000 });
   };

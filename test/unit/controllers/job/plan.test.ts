@@ -19,7 +19,7 @@ function newJob(parallelism: number, completions: number, backoffLimit: number, 
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: { name: 'foobar', namespace: 'default', uid: 'job-uid' },
-    spec: { parallelism, backoffLimit, template: { metadata: { labels: { foo: 'bar' } }, spec: { restartPolicy: 'Never' } } },
+    spec: { parallelism, backoffLimit, template: { metadata: { labels: { foo: 'bar' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
     status: { startTime: '2025-01-01T00:00:00Z' },
   };
   // completions -1: a work-queue Job (completions unset).

@@ -17,7 +17,7 @@ const failed = (exitCode: number, conditions: { type: string; status: string }[]
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name: 'p', namespace: 'ns' },
-  status: { phase: 'Failed', conditions, containerStatuses: [{ name: 'main', state: { terminated: { exitCode } } }] },
+  status: { phase: 'Failed', conditions, containerStatuses: [{ name: 'main', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode } } }] },
 });
 
 describe('controllers/job policies', function () {
@@ -58,7 +58,7 @@ describe('controllers/job policies', function () {
   const end = async (h: ControllerHarness, pod: Pod, phase: 'Succeeded' | 'Failed', exitCode: number) => {
     const pods = h.admin.resource<Pod>(PODS, 'default');
     const cur = deepCopy(await pods.get(pod.metadata.name ?? ''));
-    cur.status = { ...cur.status, phase, containerStatuses: [{ name: 'c', restartCount: 0, state: { terminated: { exitCode, finishedAt: h.clock.rfc3339() } } }] };
+    cur.status = { ...cur.status, phase, containerStatuses: [{ name: 'c', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode, finishedAt: h.clock.rfc3339() } } }] };
     await pods.updateStatus(cur);
     await h.clock.settle();
   };

@@ -29,7 +29,7 @@ async function livePods(h: ControllerHarness): Promise<Pod[]> {
 async function finish(h: ControllerHarness, pod: Pod, phase: 'Succeeded' | 'Failed'): Promise<void> {
   const pods = h.admin.resource<Pod>(PODS, 'default');
   const p = deepCopy(await pods.get(pod.metadata.name ?? ''));
-  p.status = { ...p.status, phase, containerStatuses: [{ restartCount: 0, state: { terminated: { finishedAt: h.clock.rfc3339() } } }] };
+  p.status = { ...p.status, phase, containerStatuses: [{ name: 'c', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: phase === 'Succeeded' ? 0 : 1, finishedAt: h.clock.rfc3339() } } }] };
   await pods.updateStatus(p);
 }
 

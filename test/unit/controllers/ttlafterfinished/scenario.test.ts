@@ -28,7 +28,7 @@ async function setup(): Promise<ControllerHarness> {
 async function completePod(h: ControllerHarness): Promise<void> {
   const pods = h.admin.resource<Pod>(PODS, 'default');
   const pod = deepCopy(((await pods.list()).items as Pod[])[0]!);
-  pod.status = { ...pod.status, phase: 'Succeeded', containerStatuses: [{ restartCount: 0, state: { terminated: { finishedAt: h.clock.rfc3339() } } }] };
+  pod.status = { ...pod.status, phase: 'Succeeded', containerStatuses: [{ name: 'c', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, finishedAt: h.clock.rfc3339() } } }] };
   await pods.updateStatus(pod);
 }
 

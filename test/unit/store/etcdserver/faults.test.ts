@@ -82,6 +82,48 @@ describe('simulated etcd cluster: faults', () => {
     assert.equal(sameRevisionEverywhere(client), 3);
   });
 
+  it('retries a linearizable read that times out on a partitioned member on the next member, as clientv3 retries Unavailable reads', async () => {
+    const { clock, client } = etcd();
+    await clock.until(client.put({ key: 'a', value: '1' }));
+    const old = leaderOf(client);
+    client.cluster.partition(old.name);
+    await clock.advance(3000);
+    // Round robin over the three members: one of three reads reaches the old leader, which is up
+    // but cut off; its ReadIndex round fails after the request timeout (7 s, Unavailable).
+    const took: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = clock.now();
+      const r = await clock.until(client.range({ key: 'a' }));
+      assert.equal(r.kvs[0]!.value, '1');
+      took.push(clock.now() - t0);
+    }
+    // (A retry takes the next member in turn, so the reads alternate: 7 s, local, 7 s.)
+    assert.deepEqual(
+      took.map((ms) => (ms >= 7000 && ms < 7100 ? 'timed out, retried' : ms < 100 ? 'answered' : ms)),
+      ['timed out, retried', 'answered', 'timed out, retried'],
+      `read times: ${took.join(', ')}`,
+    );
+  });
+
+  it('fails a linearizable read at the request deadline (60 s) when no member can answer it', async () => {
+    const { clock, client } = etcd();
+    await clock.until(client.put({ key: 'a', value: '1' }));
+    const [a, b] = client.cluster.status().map((m) => m.name);
+    client.cluster.stop(a!);
+    client.cluster.stop(b!);
+    const t0 = clock.now();
+    const err = await clock.until(client.range({ key: 'a' })).then(
+      () => assert.fail('a linearizable read answered without a quorum'),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof StoreError);
+    assert.equal(err.message, 'context deadline exceeded');
+    const ms = clock.now() - t0;
+    // Retried until kube-apiserver's 60 s deadline; the attempt in flight then is not cancelled
+    // (docs/deviations.md), so the failure comes up to one request timeout (7 s) later.
+    assert.ok(ms >= 60_000 && ms < 67_100, `failed after ${ms} ms`);
+  });
+
   it('moves leadership to a caught-up member (etcdctl move-leader) at the next term', async () => {
     const { clock, client } = etcd();
     await clock.until(client.put({ key: 'a', value: '1' }));

@@ -21,7 +21,12 @@ describe('robfig/cron ParseStandard errors', () => {
     ['-1 * * * *', 'failed to parse int from : strconv.Atoi: parsing "": invalid syntax'],
     ['0 0 * * 7', 'end of range (7) above maximum (6): 7'],
     ['@weekday', 'unrecognized descriptor: @weekday'],
-    ['@every 5x', 'failed to parse duration @every 5x: time: invalid duration "5x"'],
+    // robfig/cron passes time.ParseDuration's own error on.
+    ['@every 5x', 'failed to parse duration @every 5x: time: unknown unit "x" in duration "5x"'],
+    ['@every 5', 'failed to parse duration @every 5: time: missing unit in duration "5"'],
+    ['@every x', 'failed to parse duration @every x: time: invalid duration "x"'],
+    ['@every -1s', undefined],
+    ['@every 1μs', undefined],
     ['TZ=Mars/Olympus 0 * * * *', 'provided bad location Mars/Olympus: unknown time zone Mars/Olympus'],
   ];
   for (const [spec, expected] of cases) {

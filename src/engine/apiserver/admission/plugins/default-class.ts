@@ -14,8 +14,9 @@ interface DefaultClassSpec {
   field: string;
 }
 
-async function defaultClass(ctx: AdmissionContext, s: DefaultClassSpec): Promise<KubeObject | undefined> {
-  const defaults = (await ctx.reader.list(s.classes)).filter((c) => own(c.metadata.annotations, s.annotation) === 'true');
+/** From the informer, as upstream's lister. */
+function defaultClass(ctx: AdmissionContext, s: DefaultClassSpec): KubeObject | undefined {
+  const defaults = ctx.reader.cached(s.classes).filter((c) => own(c.metadata.annotations, s.annotation) === 'true');
   defaults.sort((x, y) => {
     const tx = x.metadata.creationTimestamp ?? '';
     const ty = y.metadata.creationTimestamp ?? '';
@@ -34,7 +35,7 @@ function defaultClassPlugin(s: DefaultClassSpec): AdmissionPlugin {
       const spec = isObject(a.object.spec) ? a.object.spec : {};
       // An explicit "" means "no class" and is kept.
       if (own(spec, s.field) !== undefined && own(spec, s.field) !== null) return;
-      const cls = await defaultClass(ctx, s);
+      const cls = defaultClass(ctx, s);
       if (!cls?.metadata.name) return;
       setOwn(spec, s.field, cls.metadata.name);
       a.object.spec = spec;

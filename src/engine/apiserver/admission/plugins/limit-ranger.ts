@@ -8,6 +8,7 @@ import { parseQuantity, Quantity } from '../../../api/quantity';
 import { isObject, type JsonObject, type KubeObject } from '../../../api/types';
 import { admissionForbidden } from '../errors';
 import { isPod, type AdmissionAttributes, type AdmissionContext, type AdmissionPlugin } from '../types';
+import { informerFirst } from '../live-lookup';
 import { assignOwn, setOwn } from '../../../api/own';
 
 const LIMIT_RANGES = { group: '', resource: 'limitranges' };
@@ -168,27 +169,28 @@ function podViolations(pod: KubeObject, items: LimitItem[]): string[] {
   return errs;
 }
 
-async function limitRanges(a: AdmissionAttributes, ctx: AdmissionContext): Promise<KubeObject[]> {
-  return ctx.reader.list(LIMIT_RANGES, a.namespace);
+/** LimitRanger with its own live-lookup cache: the namespace's LimitRanges from the informer, listed live only when it has none (see informerFirst). */
+export function createLimitRanger(): AdmissionPlugin {
+  const lister = informerFirst(LIMIT_RANGES);
+  const limitRanges = (a: AdmissionAttributes, ctx: AdmissionContext): Promise<readonly KubeObject[]> => lister(a.namespace, ctx);
+  return {
+    name: 'LimitRanger',
+    handles: (a) => a.operation === 'CREATE' && isPod(a),
+    async admit(a, ctx) {
+      if (!a.object) return;
+      const notes: string[] = [];
+      for (const lr of await limitRanges(a, ctx)) notes.push(...mergeDefaults(a.object, limitItems(lr)));
+      if (notes.length === 0) return;
+      const value = 'LimitRanger plugin set: ' + notes.join('; ');
+      a.object.metadata.annotations = { ...(a.object.metadata.annotations ?? {}), [ANNOTATION]: value };
+      return value;
+    },
+    async validate(a, ctx) {
+      if (!a.object) return;
+      for (const lr of await limitRanges(a, ctx)) {
+        const errs = podViolations(a.object, limitItems(lr));
+        if (errs.length > 0) throw admissionForbidden(a, aggregateMessage(errs.map((message) => ({ message }))));
+      }
+    },
+  };
 }
-
-export const limitRanger: AdmissionPlugin = {
-  name: 'LimitRanger',
-  handles: (a) => a.operation === 'CREATE' && isPod(a),
-  async admit(a, ctx) {
-    if (!a.object) return;
-    const notes: string[] = [];
-    for (const lr of await limitRanges(a, ctx)) notes.push(...mergeDefaults(a.object, limitItems(lr)));
-    if (notes.length === 0) return;
-    const value = 'LimitRanger plugin set: ' + notes.join('; ');
-    a.object.metadata.annotations = { ...(a.object.metadata.annotations ?? {}), [ANNOTATION]: value };
-    return value;
-  },
-  async validate(a, ctx) {
-    if (!a.object) return;
-    for (const lr of await limitRanges(a, ctx)) {
-      const errs = podViolations(a.object, limitItems(lr));
-      if (errs.length > 0) throw admissionForbidden(a, aggregateMessage(errs.map((message) => ({ message }))));
-    }
-  },
-};

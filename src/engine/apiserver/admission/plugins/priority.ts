@@ -12,10 +12,10 @@ const PRIORITY_CLASSES = { group: 'scheduling.k8s.io', resource: 'priorityclasse
 const isPriorityClass = (a: AdmissionAttributes): boolean =>
   a.group === PRIORITY_CLASSES.group && a.resource === PRIORITY_CLASSES.resource && a.subresource === '';
 
-/** The global default class with the lowest value, as a race could leave several. */
-async function defaultClass(ctx: AdmissionContext): Promise<KubeObject | undefined> {
+/** The global default class with the lowest value, as a race could leave several (from the informer, as upstream's lister). */
+function defaultClass(ctx: AdmissionContext): KubeObject | undefined {
   let best: KubeObject | undefined;
-  for (const pc of await ctx.reader.list(PRIORITY_CLASSES)) {
+  for (const pc of ctx.reader.cached(PRIORITY_CLASSES)) {
     if (pc.globalDefault !== true) continue;
     if (!best || (best.value as number) > (pc.value as number)) best = pc;
   }
@@ -39,12 +39,12 @@ export const priority: AdmissionPlugin = {
     let policy: string | undefined;
     const className = typeof spec.priorityClassName === 'string' ? spec.priorityClassName : '';
     if (className === '') {
-      const pc = await defaultClass(ctx);
+      const pc = defaultClass(ctx);
       value = typeof pc?.value === 'number' ? pc.value : 0;
       policy = pc ? (typeof pc.preemptionPolicy === 'string' ? pc.preemptionPolicy : undefined) : 'PreemptLowerPriority';
       if (pc?.metadata.name) spec.priorityClassName = pc.metadata.name;
     } else {
-      const pc = await ctx.reader.get(PRIORITY_CLASSES, '', className);
+      const pc = ctx.reader.cached(PRIORITY_CLASSES).find((c) => c.metadata.name === className);
       if (!pc) throw admissionForbidden(a, `no PriorityClass with name ${className} was found`);
       value = typeof pc.value === 'number' ? pc.value : 0;
       policy = typeof pc.preemptionPolicy === 'string' ? pc.preemptionPolicy : undefined;

@@ -27,8 +27,9 @@ export function tokenVolumeSource(): JsonObject {
   };
 }
 
+/** The account from the informer; read live only when the informer does not have it (yet). */
 async function lookUp(a: AdmissionAttributes, ctx: AdmissionContext, name: string): Promise<KubeObject> {
-  const sa = await ctx.reader.get(SERVICE_ACCOUNTS, a.namespace, name);
+  const sa = ctx.reader.cached(SERVICE_ACCOUNTS, a.namespace).find((s) => s.metadata.name === name) ?? (await ctx.reader.get(SERVICE_ACCOUNTS, a.namespace, name));
   if (!sa) throw admissionForbidden(a, `error looking up service account ${a.namespace}/${name}: serviceaccount "${name}" not found`);
   return sa;
 }

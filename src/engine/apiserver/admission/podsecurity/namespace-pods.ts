@@ -39,7 +39,7 @@ function prioritize(psa: PodSecurity, pods: readonly KubeObject[]): KubeObject[]
 }
 
 export async function evaluatePodsInNamespace(psa: PodSecurity, reader: ObjectReader, namespace: string, enforce: LevelVersion): Promise<string[]> {
-  const all = prioritize(psa, await reader.list(PODS, namespace));
+  const all = prioritize(psa, [...reader.cached(PODS, namespace)]);
   const checked = all.slice(0, MAX_PODS_TO_CHECK);
   const order: string[] = [];
   const counts = new Map<string, { podName: string; count: number }>();

@@ -46,6 +46,11 @@ import { own } from '../../../api/own';
 
 const NAMESPACES = { group: '', resource: 'namespaces' };
 
+/** NamespaceGetterFromListerAndClient: the informer's namespace, read live only when the informer does not have it. */
+async function namespaceOf(ctx: AdmissionContext, name: string): Promise<KubeObject | undefined> {
+  return ctx.reader.cached(NAMESPACES).find((n) => n.metadata.name === name) ?? (await ctx.reader.get(NAMESPACES, '', name));
+}
+
 /** Pod subresources that cannot change what the pod runs. */
 const IGNORED_POD_SUBRESOURCES = new Set(['exec', 'attach', 'binding', 'eviction', 'log', 'portforward', 'proxy', 'status']);
 
@@ -164,7 +169,7 @@ export class PodSecurity {
     if (IGNORED_POD_SUBRESOURCES.has(a.subresource)) return;
     if (this.exemptNamespace(a.namespace)) return this.annotate(a, { [EXEMPTION_REASON_ANNOTATION]: 'namespace' });
     if (this.exemptUser(a.user.username)) return this.annotate(a, { [EXEMPTION_REASON_ANNOTATION]: 'user' });
-    const ns = await ctx.reader.get(NAMESPACES, '', a.namespace);
+    const ns = await namespaceOf(ctx, a.namespace);
     if (!ns) {
       this.annotate(a, { error: `failed to lookup namespace "${a.namespace}"` });
       throw forbiddenInternal(a.namespace);
@@ -183,7 +188,7 @@ export class PodSecurity {
     if (a.subresource !== '') return;
     if (this.exemptNamespace(a.namespace)) return this.annotate(a, { [EXEMPTION_REASON_ANNOTATION]: 'namespace' });
     if (this.exemptUser(a.user.username)) return this.annotate(a, { [EXEMPTION_REASON_ANNOTATION]: 'user' });
-    const ns = await ctx.reader.get(NAMESPACES, '', a.namespace);
+    const ns = await namespaceOf(ctx, a.namespace);
     if (!ns) return this.annotate(a, { error: `failed to lookup namespace "${a.namespace}": namespaces "${a.namespace}" not found` });
     const { policy, errors } = this.policyFor(labelsOf(ns));
     if (errors.length === 0 && policy.warn.level === 'privileged' && policy.audit.level === 'privileged') return;

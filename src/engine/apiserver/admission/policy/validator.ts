@@ -94,7 +94,7 @@ function usesAuthorizer(ast: ASTNode, authzVariables: ReadonlySet<string>): bool
     if (!('op' in node)) continue;
     if (node.op === 'id' && node.args === 'authorizer') return true;
     if (node.op === '.' || node.op === '.?') {
-      const [operand, field] = node.args as unknown as [ASTNode, string];
+      const [operand, field] = node.args;
       if (operand.op === 'id' && operand.args === 'variables' && authzVariables.has(field)) return true;
     }
     stack.push(node.args);

@@ -50,6 +50,28 @@ function emit(set: FieldSet, includeSelf: boolean): JsonObject {
   return out;
 }
 
+/**
+ * Whether two sets have the same FieldsV1 encoding, read from the sets without writing it: the
+ * same elements by their keys, level by level (emit's order follows from the keys).
+ */
+export function encodesSame(a: FieldSet, b: FieldSet): boolean {
+  if (a === b) return true;
+  const am = a.members;
+  const bm = b.members;
+  const ac = a.children;
+  const bc = b.children;
+  if (am.length !== bm.length || ac.length !== bc.length) return false;
+  for (let i = 0; i < am.length; i++) if (!sameKey(am[i]!, bm[i]!)) return false;
+  for (let i = 0; i < ac.length; i++) if (!sameKey(ac[i]!.pe, bc[i]!.pe) || !encodesSame(ac[i]!.set, bc[i]!.set)) return false;
+  return true;
+}
+
+function sameKey(p: PathElement, q: PathElement): boolean {
+  if (p === q) return true;
+  if (p.kind === 'field' && q.kind === 'field') return p.name === q.name;
+  return keyOf(p) === keyOf(q);
+}
+
 export class FieldsV1Error extends Error {}
 
 /** Set.FromJSON; keys with an unknown element type are skipped, as upstream does. */

@@ -1,7 +1,7 @@
 /**
  * A set of field paths as a trie (structured-merge-diff's fieldpath.Set): members are paths
  * that end here, children hold longer paths. Sets are immutable values; every operation
- * returns a new set and shares unchanged subtrees.
+ * returns a new set and shares unchanged subtrees, or the operand itself when nothing changed.
  */
 import type { Path, PathElement } from './element';
 import { compareElements } from './element';
@@ -100,9 +100,12 @@ export class FieldSet {
   union(o: FieldSet): FieldSet {
     if (o === this || o.empty()) return this;
     if (this.empty()) return o;
-    return FieldSet.fromSorted(
+    return this.sameOr(
       mergeSorted(this.members, o.members, self, (a) => a),
-      mergeSorted(this.children, o.children, childPe, (a, b) => ({ pe: a.pe, set: a.set.union(b.set) })),
+      mergeSorted(this.children, o.children, childPe, (a, b) => {
+        const set = a.set.union(b.set);
+        return set === a.set ? a : { pe: a.pe, set };
+      }),
     );
   }
 
@@ -113,9 +116,9 @@ export class FieldSet {
       const oc = o.child(c.pe);
       if (!oc) continue;
       const set = c.set.intersection(oc);
-      if (!set.empty()) children.push({ pe: c.pe, set });
+      if (!set.empty()) children.push(set === c.set ? c : { pe: c.pe, set });
     }
-    return FieldSet.fromSorted(members, children);
+    return this.sameOr(members, children);
   }
 
   /** Paths of this set not in o (members removed exactly; children removed path by path). */
@@ -129,9 +132,9 @@ export class FieldSet {
         continue;
       }
       const set = c.set.difference(oc);
-      if (!set.empty()) children.push({ pe: c.pe, set });
+      if (!set.empty()) children.push(set === c.set ? c : { pe: c.pe, set });
     }
-    return FieldSet.fromSorted(members, children);
+    return this.sameOr(members, children);
   }
 
   /** Like difference, but a member of o also removes everything below it. */
@@ -146,7 +149,23 @@ export class FieldSet {
         continue;
       }
       const set = c.set.recursiveDifference(oc);
-      if (!set.empty()) children.push({ pe: c.pe, set });
+      if (!set.empty()) children.push(set === c.set ? c : { pe: c.pe, set });
+    }
+    return this.sameOr(members, children);
+  }
+
+  /**
+   * This set itself when an operation's result holds exactly its members and children (the same
+   * elements and child sets: nothing added or taken away), else the new set. Sets are values,
+   * so the result is the same either way; keeping the operand lets a manager whose fields did
+   * not change keep the set it had, and the encoding cached with it (apply/managed.ts).
+   */
+  private sameOr(members: PathElement[], children: Child[]): FieldSet {
+    if (members.length === this.members.length && children.length === this.children.length) {
+      let same = true;
+      for (let i = 0; same && i < members.length; i++) same = members[i] === this.members[i];
+      for (let i = 0; same && i < children.length; i++) same = children[i] === this.children[i];
+      if (same) return this;
     }
     return FieldSet.fromSorted(members, children);
   }

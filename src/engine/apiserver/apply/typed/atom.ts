@@ -11,6 +11,7 @@ import { compareStrings, valueElement } from '../fieldpath/element';
 import type { Atom, ListAtom, MapAtom, Scalar, TypeRef } from '../schema';
 import { resolve } from '../schema';
 import { own } from '../../../api/own';
+import { fail, ok, type Result } from '../../../api/result';
 
 /** The handler a value gets: the part of its atom it takes. */
 export type Deduced = { kind: 'map'; map: MapAtom } | { kind: 'scalar'; scalar: Scalar } | { kind: 'list'; list: ListAtom } | { kind: 'none' };
@@ -85,21 +86,21 @@ export function errorsText(errs: readonly ValidationError[]): string {
   return ['errors:', ...errs.map((e) => '  ' + e.toString())].join('\n');
 }
 
-export type ItemKey = { ok: true; pe: PathElement } | { ok: false; error: string };
+export type ItemKey = Result<PathElement>;
 
 /** listItemToPathElement for an associative list. */
 export function listItemKey(list: ListAtom, child: JsonValue): ItemKey {
-  if (list.relationship !== 'associative') return { ok: false, error: 'invalid indexing of non-associative list' };
+  if (list.relationship !== 'associative') return fail('invalid indexing of non-associative list');
   if (list.keys.length > 0) return keyedItem(list, child);
-  if (isObject(child)) return { ok: false, error: "associative list without keys has an element that's a map type" };
-  if (Array.isArray(child)) return { ok: false, error: 'not supported: associative list with lists as elements' };
-  if (child === null) return { ok: false, error: "associative list without keys has an element that's an explicit null" };
-  return { ok: true, pe: valueElement(child) };
+  if (isObject(child)) return fail("associative list without keys has an element that's a map type");
+  if (Array.isArray(child)) return fail('not supported: associative list with lists as elements');
+  if (child === null) return fail("associative list without keys has an element that's an explicit null");
+  return ok(valueElement(child));
 }
 
 function keyedItem(list: ListAtom, child: JsonValue): ItemKey {
-  if (child === null) return { ok: false, error: 'associative list with keys may not have a null element' };
-  if (!isObject(child)) return { ok: false, error: 'associative list with keys may not have non-map elements' };
+  if (child === null) return fail('associative list with keys may not have a null element');
+  if (!isObject(child)) return fail('associative list with keys may not have non-map elements');
   const fields: Array<[string, JsonValue]> = [];
   for (const name of list.keys) {
     const v = own(child, name);
@@ -108,16 +109,16 @@ function keyedItem(list: ListAtom, child: JsonValue): ItemKey {
       continue;
     }
     const elem = resolve(list.element).map;
-    if (!elem) return { ok: false, error: `couldn't find default value for ${name}: associative list may not have non-map types` };
+    if (!elem) return fail(`couldn't find default value for ${name}: associative list may not have non-map types`);
     const def = own(elem.fields, name)?.default;
     if (def !== undefined && def !== null) fields.push([name, def]);
   }
   if (fields.length === 0) {
     const keys = '[' + list.keys.map((k) => goQuote(k)).join(' ') + ']';
-    return { ok: false, error: `associative list with keys has an element that omits all key fields ${keys} (and doesn't have default values for any key fields)` };
+    return fail(`associative list with keys has an element that omits all key fields ${keys} (and doesn't have default values for any key fields)`);
   }
   // The fields are this item's own: sorted in place, without keyElement's copy.
-  return { ok: true, pe: { kind: 'key', fields: sortByName(fields) } };
+  return ok({ kind: 'key', fields: sortByName(fields) });
 }
 
 /** keyElement's order, by insertion (key lists are short). */

@@ -82,19 +82,35 @@ class Position {
   private removed: Level | undefined;
   private modified: Level | undefined;
   private added: Level | undefined;
+  /**
+   * Collecting only what changed (modified and added, in one set, the added level): removals
+   * are not recorded, and not walked.
+   */
+  readonly changedOnly: boolean;
 
   constructor(
     private readonly parent: Position | undefined,
     private readonly pe: PathElement,
-  ) {}
+    changedOnly = false,
+  ) {
+    this.changedOnly = parent ? parent.changedOnly : changedOnly;
+  }
 
   /** The child's path is a member of the change's set. */
   record(pe: PathElement, change: Change): void {
+    if (this.changedOnly) {
+      if (change === REMOVED) return;
+      change = ADDED;
+    }
     (this.level(change).members ??= []).push(pe);
   }
 
   /** The paths below the child in the change's set, collected already. */
   attach(pe: PathElement, change: Change, set: FieldSet): void {
+    if (this.changedOnly) {
+      if (change === REMOVED) return;
+      change = ADDED;
+    }
     (this.level(change).children ??= []).push({ pe, below: set });
   }
 
@@ -133,8 +149,20 @@ export function compare(lhs: JsonValue, rhs: JsonValue, ref: TypeRef, ignored?: 
   return { removed: setOf(REMOVED), modified: setOf(MODIFIED), added: setOf(ADDED) };
 }
 
+/**
+ * What changed from lhs to rhs, the modified and added fields as one set (their union), without
+ * collecting what was removed: what a writer owns when nobody owned anything before it (a
+ * create). The same walk as compare.
+ */
+export function changedFields(lhs: JsonValue, rhs: JsonValue, ref: TypeRef, ignored?: FieldSet): FieldSet {
+  const holder = new Position(undefined, ROOT, true);
+  walk(lhs, rhs, ref, holder, ROOT, ignored);
+  return holder.set(ADDED).withPrefix(ROOT);
+}
+
 /** One walker step for the value at `pe` under `parent`: lhs or rhs may be absent (undefined), not both. */
 function walk(lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef, parent: Position, pe: PathElement, ignored: FieldSet | undefined): void {
+  if (rhs === undefined && parent.changedOnly) return;
   if (lhs === undefined || rhs === undefined) {
     // A value only one side has is added or removed with everything in it.
     const change = lhs === undefined ? ADDED : REMOVED;
@@ -229,11 +257,11 @@ function compareLists(t: ListAtom, lhs: JsonValue, rhs: JsonValue, parent: Posit
   };
   for (const item of l ?? []) {
     const k = listItemKey(t, item);
-    if (k.ok) groupOf(k.pe).l.push(item);
+    if (k.ok) groupOf(k.value).l.push(item);
   }
   for (const item of r ?? []) {
     const k = listItemKey(t, item);
-    if (k.ok) groupOf(k.pe).r.push(item);
+    if (k.ok) groupOf(k.value).r.push(item);
   }
   for (const g of groups) {
     const below = ignoredBelow(ignored, g.pe);
@@ -296,9 +324,9 @@ function listContents(t: ListAtom, v: JsonValue, ignored: FieldSet | undefined):
     const k = listItemKey(t, item);
     if (!k.ok) continue;
     let same = 0;
-    while (same < n && compareElements(items[same]!.pe, k.pe) !== 0) same++;
+    while (same < n && compareElements(items[same]!.pe, k.value) !== 0) same++;
     if (same < n) items[same]!.count++;
-    else items[n++] = { pe: k.pe, item, count: 1 };
+    else items[n++] = { pe: k.value, item, count: 1 };
   }
   const members = new Array<PathElement>(n);
   let children: Array<{ pe: PathElement; set: FieldSet }> | undefined;

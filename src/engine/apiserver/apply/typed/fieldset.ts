@@ -46,7 +46,7 @@ function collect(v: JsonValue, ref: TypeRef, path: PathElement[], out: Path[]): 
       if (!Array.isArray(v)) return;
       const keys = v.map((child) => {
         const k = listItemKey(h.list, child);
-        return k.ok ? k.pe : undefined;
+        return k.ok ? k.value : undefined;
       });
       const count = (pe: PathElement | undefined): number => keys.filter((k) => sameElement(k, pe)).length;
       const reported: PathElement[] = [];

@@ -62,12 +62,12 @@ function index(t: ListAtom, list: JsonValue[], allowDuplicates: boolean): Indexe
     const child = list[i]!;
     const key = listItemKey(t, child);
     if (!key.ok) throw new MergeError(new ValidationError('', `element ${i}: ${key.error}`).toString());
-    const k = peKey(key.pe);
+    const k = peKey(key.value);
     if (observed.has(k)) {
-      if (!allowDuplicates) throw new MergeError(`duplicate entries for key ${elementString(key.pe)}`);
+      if (!allowDuplicates) throw new MergeError(`duplicate entries for key ${elementString(key.value)}`);
       observed.set(k, null);
     } else observed.set(k, child);
-    pes.push(key.pe);
+    pes.push(key.value);
   }
   return { pes, observed };
 }

@@ -28,8 +28,8 @@ export function removeItems(v: JsonValue, toRemove: FieldSet, ref: TypeRef): Jso
           out.push(item);
           continue;
         }
-        if (toRemove.has([key.pe])) continue;
-        const subset = toRemove.withPrefix(key.pe);
+        if (toRemove.has([key.value])) continue;
+        const subset = toRemove.withPrefix(key.value);
         out.push(subset.empty() ? item : removeItems(item, subset, h.list.element));
       }
       return out.length > 0 ? out : null;

@@ -51,7 +51,7 @@ export function validate(v: JsonValue, ref: TypeRef, allowDuplicates: boolean): 
             errs.push(new ValidationError('', `element ${i}: ${key.error}`));
             return errs;
           }
-          pe = key.pe;
+          pe = key.value;
           if (!allowDuplicates && seen.some((s) => compareElements(s, pe) === 0)) {
             errs.push(new ValidationError('', `duplicate entries for key ${elementString(pe)}`));
           }

@@ -4,7 +4,7 @@
  */
 import { invalid, required, type ErrorList, type Path } from '../../../api/field';
 import { goQuote } from '../../../api/gofmt';
-import { isDNS1123Subdomain, isValidPortNum } from '../../../api/names';
+import { isDNS1035Label, isDNS1123Subdomain, isValidPortNum } from '../../../api/names';
 
 interface ParsedURL {
   scheme: string;
@@ -91,5 +91,28 @@ export function validateWebhookService(fldPath: Path, namespace: string, name: s
     }
     for (const failure of isDNS1123Subdomain(step)) errs.push(invalid(p, path, `segment[${i}]: ${failure}`));
   });
+  return errs;
+}
+
+/**
+ * The review versions a webhook speaks (admissionReviewVersions, a CRD's
+ * conversionReviewVersions): DNS-1035 labels, none twice, and (when required) at least one the
+ * API server sends. An empty list is the caller's `required` error: its detail differs.
+ */
+export function validateReviewVersions(versions: string[], accepted: readonly string[], requireRecognized: boolean, fldPath: Path, emptyDetail: string): ErrorList {
+  if (versions.length < 1) return [required(fldPath, emptyDetail)];
+  const errs: ErrorList = [];
+  const seen = new Set<string>();
+  versions.forEach((v, i) => {
+    if (seen.has(v)) {
+      errs.push(invalid(fldPath.index(i), v, 'duplicate version'));
+      return;
+    }
+    seen.add(v);
+    for (const msg of isDNS1035Label(v)) errs.push(invalid(fldPath.index(i), v, msg));
+  });
+  if (requireRecognized && !versions.some((v) => accepted.includes(v))) {
+    errs.push(invalid(fldPath, versions, `must include at least one of ${accepted.join(', ')}`));
+  }
   return errs;
 }

@@ -5,7 +5,7 @@
  * stored object already met them, so older configurations stay writable.
  */
 import { duplicate, invalid, notSupported, Path, required, type ErrorList } from '../../../api/field';
-import { isDNS1035Label, isFullyQualifiedName, nameIsDNSSubdomain } from '../../../api/names';
+import { isFullyQualifiedName, nameIsDNSSubdomain } from '../../../api/names';
 import type { KubeObject } from '../../../api/types';
 import { num, obj, objs, semanticEqual, str, strs } from '../core/json';
 import { validateLabelSelector, validateObjectMeta } from '../meta';
@@ -13,7 +13,7 @@ import { registerValidator } from '../registry';
 import { compileWebhookMatchConditions } from '../../admission/policy/compile';
 import { validateMatchConditions } from './match-conditions';
 import { supportedMatchPolicies, validateRuleWithOperations } from './rules';
-import { validateWebhookService, validateWebhookURL } from './webhook-client';
+import { validateReviewVersions, validateWebhookService, validateWebhookURL } from './webhook-client';
 
 const acceptedAdmissionReviewVersions = ['v1', 'v1beta1'];
 export const supportedFailurePolicies = ['Fail', 'Ignore'];
@@ -38,21 +38,7 @@ const createOptions: Options = {
 };
 
 function validateAdmissionReviewVersions(versions: string[], requireRecognized: boolean, fldPath: Path): ErrorList {
-  if (versions.length < 1) return [required(fldPath, `must specify one of ${acceptedAdmissionReviewVersions.join(', ')}`)];
-  const errs: ErrorList = [];
-  const seen = new Set<string>();
-  versions.forEach((v, i) => {
-    if (seen.has(v)) {
-      errs.push(invalid(fldPath.index(i), v, 'duplicate version'));
-      return;
-    }
-    seen.add(v);
-    for (const msg of isDNS1035Label(v)) errs.push(invalid(fldPath.index(i), v, msg));
-  });
-  if (requireRecognized && !versions.some((v) => acceptedAdmissionReviewVersions.includes(v))) {
-    errs.push(invalid(fldPath, versions, `must include at least one of ${acceptedAdmissionReviewVersions.join(', ')}`));
-  }
-  return errs;
+  return validateReviewVersions(versions, acceptedAdmissionReviewVersions, requireRecognized, fldPath, `must specify one of ${acceptedAdmissionReviewVersions.join(', ')}`);
 }
 
 function validateClientConfig(cc: Record<string, unknown>, fldPath: Path): ErrorList {

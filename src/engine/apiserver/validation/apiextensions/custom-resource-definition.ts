@@ -10,7 +10,7 @@ import type { JsonObject, KubeObject, ObjectMeta } from '../../../api/types';
 import { arr, obj, objs, semanticEqual, str, strs } from '../core/json';
 import { validateImmutableField, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
 import { registerValidator } from '../registry';
-import { validateWebhookService, validateWebhookURL } from '../admissionregistration/webhook-client';
+import { validateReviewVersions, validateWebhookService, validateWebhookURL } from '../admissionregistration/webhook-client';
 import { schemaRuleErrors } from '../../customresources/cel-rules';
 import { structuralOf } from '../../customresources/structural';
 import { schemaHasDefaults, validateOpenAPISchema, validateStructural } from './schema';
@@ -154,21 +154,7 @@ function validateValidation(validation: Obj | undefined, statusEnabled: boolean,
 }
 
 function validateConversionReviewVersions(versions: string[], requireRecognized: boolean, fldPath: Path): ErrorList {
-  if (versions.length < 1) return [required(fldPath, '')];
-  const errs: ErrorList = [];
-  const seen = new Set<string>();
-  versions.forEach((v, i) => {
-    if (seen.has(v)) {
-      errs.push(invalid(fldPath.index(i), v, 'duplicate version'));
-      return;
-    }
-    seen.add(v);
-    for (const msg of isDNS1035Label(v)) errs.push(invalid(fldPath.index(i), v, msg));
-  });
-  if (requireRecognized && !versions.some((v) => acceptedConversionReviewVersions.includes(v))) {
-    errs.push(invalid(fldPath, versions, `must include at least one of ${acceptedConversionReviewVersions.join(', ')}`));
-  }
-  return errs;
+  return validateReviewVersions(versions, acceptedConversionReviewVersions, requireRecognized, fldPath, '');
 }
 
 function validateConversion(conversion: Obj | undefined, requireRecognized: boolean, fldPath: Path): ErrorList {

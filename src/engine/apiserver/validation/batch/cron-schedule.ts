@@ -2,7 +2,7 @@
  * robfig/cron v3 ParseStandard, for its error texts: a CronJob schedule is rejected with exactly
  * the parser's message ("expected exactly 5 fields, found 4: [* * * *]").
  */
-import { goQuote } from '../../../api/gofmt';
+import { parseGoDuration } from '../../../api/duration';
 import { atoi, IntOrStringError } from '../../../api/intstr';
 import { own } from '../../../api/own';
 
@@ -78,8 +78,6 @@ function checkField(field: string, r: Bounds): string | undefined {
   return undefined;
 }
 
-/** time.ParseDuration's acceptance, for "@every <duration>". */
-const goDuration = /^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$|^[-+]?0$/;
 
 /** The parse error of a standard five-field spec or descriptor, or undefined when it parses. */
 export function cronParseError(spec: string): string | undefined {
@@ -94,8 +92,8 @@ export function cronParseError(spec: string): string | undefined {
   if (rest.startsWith('@')) {
     if (descriptors.has(rest)) return undefined;
     if (rest.startsWith('@every ')) {
-      const d = rest.slice('@every '.length);
-      return goDuration.test(d) ? undefined : `failed to parse duration ${rest}: time: invalid duration ${goQuote(d)}`;
+      const d = parseGoDuration(rest.slice('@every '.length));
+      return d.ok ? undefined : `failed to parse duration ${rest}: ${d.error}`;
     }
     return `unrecognized descriptor: ${rest}`;
   }

@@ -2,29 +2,18 @@
 import { forbidden, invalid, required, type ErrorList, type Path } from '../../../api/field';
 import { isValidLabelValue, nameIsDNSSubdomain, validateNamespaceName } from '../../../api/names';
 import { int, isSet, obj, objs, str, strs, type Obj } from './json';
-import { validateLabelName, validateLabelSelector } from './meta';
+import { validateLabelName, validateLabelSelector, validateSetOperatorValues } from './meta';
 import type { PodValidationOptions } from './options';
 
 export function validateNodeSelectorRequirement(rq: Obj, allowInvalidLabelValue: boolean, fldPath: Path): ErrorList {
   const errs: ErrorList = [];
   const values = strs(rq['values']);
   const operator = str(rq['operator']);
-  switch (operator) {
-    case 'In':
-    case 'NotIn':
-      if (values.length === 0) errs.push(required(fldPath.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case 'Exists':
-    case 'DoesNotExist':
-      if (values.length > 0) errs.push(forbidden(fldPath.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    case 'Gt':
-    case 'Lt':
-      if (values.length !== 1) errs.push(required(fldPath.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-      break;
-    default:
-      errs.push(invalid(fldPath.child('operator'), operator, 'not a valid selector operator'));
-  }
+  const valueErrs = validateSetOperatorValues(operator, values.length, fldPath);
+  if (valueErrs) errs.push(...valueErrs);
+  else if (operator === 'Gt' || operator === 'Lt') {
+    if (values.length !== 1) errs.push(required(fldPath.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+  } else errs.push(invalid(fldPath.child('operator'), operator, 'not a valid selector operator'));
   errs.push(...validateLabelName(str(rq['key']), fldPath.child('key')));
   if (!allowInvalidLabelValue) {
     values.forEach((v, i) => errs.push(...isValidLabelValue(v).map((m) => invalid(fldPath.child('values').index(i), v, m))));

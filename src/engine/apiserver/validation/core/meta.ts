@@ -15,11 +15,12 @@ import {
   validateLabelSelector as validateSelector,
   validateObjectMeta as validateGenericObjectMeta,
   validateObjectMetaUpdate as validateGenericObjectMetaUpdate,
+  validateSetOperatorValues,
 } from '../meta';
 import { strs } from './json';
 import { isStandardFinalizerName } from './resourcenames';
 
-export { fieldImmutableErrorMsg, validateAnnotations, validateFinalizerName, validateImmutableField, validateLabelName, validateLabels };
+export { fieldImmutableErrorMsg, validateAnnotations, validateFinalizerName, validateImmutableField, validateLabelName, validateLabels, validateSetOperatorValues };
 
 export interface LabelSelectorOptions {
   allowInvalidLabelValueInSelector: boolean;

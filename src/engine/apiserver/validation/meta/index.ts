@@ -7,6 +7,7 @@ export {
   validateLabels,
   validateLabelSelector,
   validateLabelSelectorRequirement,
+  validateSetOperatorValues,
   type LabelSelectorValidationOptions,
 } from './labels';
 export {

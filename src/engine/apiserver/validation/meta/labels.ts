@@ -44,23 +44,32 @@ export function validateLabelSelector(selector: unknown, opts: LabelSelectorVali
   return errs;
 }
 
+/**
+ * The values rule of the set-based operators, as every requirement validator of apimachinery
+ * and core writes it: In and NotIn need values, Exists and DoesNotExist take none. undefined for
+ * any other operator (each caller has its own rule for those).
+ */
+export function validateSetOperatorValues(operator: string, valueCount: number, fldPath: Path): ErrorList | undefined {
+  switch (operator) {
+    case 'In':
+    case 'NotIn':
+      return valueCount === 0 ? [required(fldPath.child('values'), "must be specified when `operator` is 'In' or 'NotIn'")] : [];
+    case 'Exists':
+    case 'DoesNotExist':
+      return valueCount > 0 ? [forbidden(fldPath.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")] : [];
+    default:
+      return undefined;
+  }
+}
+
 export function validateLabelSelectorRequirement(requirement: unknown, opts: LabelSelectorValidationOptions, fldPath: Path): ErrorList {
   const sr = asObject(requirement) ?? {};
   const errs: ErrorList = [];
   const values = asArray(sr['values']);
   const operator = asString(sr['operator']);
-  switch (operator) {
-    case 'In':
-    case 'NotIn':
-      if (values.length === 0) errs.push(required(fldPath.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case 'Exists':
-    case 'DoesNotExist':
-      if (values.length > 0) errs.push(forbidden(fldPath.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    default:
-      if (!opts.allowUnknownOperatorInRequirement) errs.push(invalid(fldPath.child('operator'), operator, 'not a valid selector operator'));
-  }
+  const valueErrs = validateSetOperatorValues(operator, values.length, fldPath);
+  if (valueErrs) errs.push(...valueErrs);
+  else if (!opts.allowUnknownOperatorInRequirement) errs.push(invalid(fldPath.child('operator'), operator, 'not a valid selector operator'));
   errs.push(...validateLabelName(asString(sr['key']), fldPath.child('key')));
   if (!opts.allowInvalidLabelValueInSelector) {
     values.forEach((v, i) => {
@@ -78,17 +87,8 @@ export function validateFieldSelectorRequirement(requirement: unknown, opts: { a
   if (asString(r['key']).length === 0) errs.push(required(fldPath.child('key'), 'must be specified'));
   const values = asArray(r['values']);
   const operator = asString(r['operator']);
-  switch (operator) {
-    case 'In':
-    case 'NotIn':
-      if (values.length === 0) errs.push(required(fldPath.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case 'Exists':
-    case 'DoesNotExist':
-      if (values.length > 0) errs.push(forbidden(fldPath.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    default:
-      if (!opts.allowUnknownOperatorInRequirement) errs.push(invalid(fldPath.child('operator'), operator, 'not a valid selector operator'));
-  }
+  const valueErrs = validateSetOperatorValues(operator, values.length, fldPath);
+  if (valueErrs) errs.push(...valueErrs);
+  else if (!opts.allowUnknownOperatorInRequirement) errs.push(invalid(fldPath.child('operator'), operator, 'not a valid selector operator'));
   return errs;
 }
