@@ -13,6 +13,10 @@
  *               Run twice in one process, the default store (3 etcd members, the latency
  *               model) beside one member with instant latency (today's timing before the model
  *               was on): the wall-time ratio is what the latency model and Raft cost.
+ *               --repeat N runs N rounds of the modes, alternating which runs first (the first
+ *               run in a process pays for compilation and meets another heap and load): each
+ *               round prints its ratio and load average, then the per-mode median wall and
+ *               CPU time, every round's ratio, their median and the load before and after.
  *  large        the same with 5,000 nodes and 1,500 Deployments (150,000 pods): Kubernetes'
  *               published scalability limits.
  *  ceiling      the simulated etcd alone (3 members, no API server): W writers each putting
@@ -25,6 +29,7 @@
  *   npm run bench -- cluster [--json] [--quick] [--only scheduler,deployments,large,ceiling] [--detail off|summary|full]
  *                            [--nodes N --deployments N --replicas N]   (sizes the deployments run)
  *                            [--etcd 3/model,1/instant]   (the stores the deployments run compares)
+ *                            [--repeat N]   (N rounds of those stores, alternating which runs first; median ratio)
  *                            [--counts]   (the deployments run's work units per store: bench/work-counts.ts)
  *                            [--writers 1,16,256]   (the ceiling's writer counts)
  */
@@ -41,7 +46,7 @@ import { Random } from '../src/engine/random';
 import { createSimulatedEtcd } from '../src/engine/store/etcdserver';
 import { deploymentManifest } from './manifests';
 import { installWorkCounter } from './work-counts';
-import { parseEtcdModes, type EtcdMode } from './etcd-modes';
+import { parseEtcdModes, parseRepeat, roundOrder, summarizeRounds, type EtcdMode, type ModeRound } from './etcd-modes';
 import { Reporter, gc, heapUsedBytes, nowMs, type BenchSuite } from './report';
 
 const TRACE_CAPACITY = 10_000;
@@ -166,7 +171,7 @@ async function untilReady(r: Reporter, cluster: Cluster, pods: number, wallStart
   }
 }
 
-async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, deployments: number, replicas: number, detail: RecordDetail, etcd?: EtcdMode, count = false): Promise<{ wall: number; cpu: number }> {
+async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, deployments: number, replicas: number, detail: RecordDetail, etcd?: EtcdMode, count = false, round?: number): Promise<{ wall: number; cpu: number }> {
   const counter = count ? installWorkCounter() : undefined;
   const sampler = heapSampler(counter ? () => counter.yielded() : undefined);
   const setupStart = nowMs();
@@ -210,6 +215,7 @@ async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, 
   const revision = (await cluster.drive(cluster.store.status())).revision;
   r.record({
     bench,
+    ...(round !== undefined ? { round } : {}),
     ...(etcd ? { etcd: etcd.text } : {}),
     nodes,
     deployments,
@@ -240,6 +246,16 @@ async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, 
 function loadAverage(): number {
   return Math.round(os.loadavg()[0]! * 100) / 100;
 }
+
+/** The 1, 5 and 15-minute load averages, as uptime prints them. */
+function loadAverages(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 /**
  * The simulated etcd's write rate in virtual time: `writers` clients (round-robin over the
@@ -307,16 +323,58 @@ const suite: BenchSuite = async (args) => {
     const deployments = Number(option(args, '--deployments', quick ? '30' : '300'));
     const replicas = Number(option(args, '--replicas', '100'));
     const modes = parseEtcdModes('cluster', option(args, '--etcd', '3/model,1/instant'));
-    const walls: number[] = [];
-    const cpus: number[] = [];
-    for (const mode of modes) {
-      r.note(`cluster.deployments: ${nodes} nodes, ${deployments} Deployments x ${replicas} pods, etcd ${mode.members} member(s), ${mode.latency} latency...`);
-      const { wall, cpu } = await deploymentsUntilReady(r, 'cluster.deployments', nodes, deployments, replicas, detail, mode, args.includes('--counts'));
-      walls.push(wall);
-      cpus.push(cpu);
-      gc();
+    const repeat = parseRepeat('cluster', args.includes('--repeat') ? option(args, '--repeat', '') : undefined);
+    const rounds: ModeRound[] = [];
+    const loadBefore = loadAverages();
+    for (let round = 0; round < repeat; round++) {
+      const order = roundOrder(modes, round);
+      const wall = new Map<string, number>();
+      const cpu = new Map<string, number>();
+      const roundLoad = loadAverage();
+      for (const mode of order) {
+        r.note(`cluster.deployments${repeat > 1 ? ` round ${round + 1}/${repeat}` : ''}: ${nodes} nodes, ${deployments} Deployments x ${replicas} pods, etcd ${mode.members} member(s), ${mode.latency} latency...`);
+        const run = await deploymentsUntilReady(r, 'cluster.deployments', nodes, deployments, replicas, detail, mode, args.includes('--counts'), repeat > 1 ? round + 1 : undefined);
+        wall.set(mode.text, run.wall);
+        cpu.set(mode.text, run.cpu / 1000);
+        gc();
+      }
+      rounds.push({ wall, cpu });
+      if (modes.length === 2) {
+        const [a, b] = [modes[0]!.text, modes[1]!.text];
+        r.record({
+          bench: 'cluster.deployments.wall-ratio',
+          ...(repeat > 1 ? { round: round + 1, first: order[0]!.text } : {}),
+          etcd: `${a} : ${b}`,
+          ratio: round3(wall.get(a)! / wall.get(b)!),
+          cpu_ratio: round3(cpu.get(a)! / cpu.get(b)!),
+          target: 1.1,
+          ...(repeat > 1 ? { load_1m_before: roundLoad, load_1m_after: loadAverage() } : {}),
+        });
+      }
     }
-    if (modes.length === 2) r.record({ bench: 'cluster.deployments.wall-ratio', etcd: `${modes[0]!.text} : ${modes[1]!.text}`, ratio: Math.round((walls[0]! / walls[1]!) * 1000) / 1000, cpu_ratio: Math.round((cpus[0]! / cpus[1]!) * 1000) / 1000, target: 1.1 });
+    if (repeat > 1) {
+      const sum = summarizeRounds(modes, rounds);
+      const loadAfter = loadAverages();
+      r.record({
+        bench: 'cluster.deployments.rounds',
+        nodes,
+        pods: deployments * replicas,
+        rounds: repeat,
+        ...Object.fromEntries(sum.modes.flatMap((m) => [[`median_wall_ms ${m.text}`, Math.round(m.medianWallMs)], [`median_cpu_ms ${m.text}`, Math.round(m.medianCpuMs)]])),
+        ...(modes.length === 2
+          ? {
+              etcd: `${modes[0]!.text} : ${modes[1]!.text}`,
+              median_ratio: round3(sum.medianRatio),
+              median_cpu_ratio: round3(sum.medianCpuRatio),
+              ratios: sum.ratios.map(round3).join(' '),
+              cpu_ratios: sum.cpuRatios.map(round3).join(' '),
+              target: 1.1,
+            }
+          : {}),
+        load_before: loadBefore,
+        load_after: loadAfter,
+      });
+    }
   }
   if (only.has('large')) {
     const [nodes, deployments] = quick ? [500, 150] : [5000, 1500];
