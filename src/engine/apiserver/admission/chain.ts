@@ -7,36 +7,27 @@ import { toStatusError } from '../errors';
 import type { StageResult } from '../../trace/apiserver';
 import type { AdmissionAttributes, AdmissionContext, AdmissionPlugin } from './types';
 
-export async function runMutating(
-  plugins: readonly AdmissionPlugin[],
-  a: AdmissionAttributes,
-  ctx: AdmissionContext,
-  report: (r: StageResult) => void,
-): Promise<void> {
-  for (const p of plugins) {
-    if (!p.admit || !p.handles(a)) continue;
-    try {
-      const changed = await p.admit(a, ctx);
-      report(changed ? { stage: 'mutating-admission', verdict: 'mutated', rule: p.name, detail: changed } : { stage: 'mutating-admission', verdict: 'passed', rule: p.name });
-    } catch (err) {
-      throw reject('mutating-admission', p, err, report);
-    }
-  }
-}
+/** The two phases by the plugin method each calls: its trace stage, and the verdict of a plugin that says what it did. */
+const PHASES = {
+  admit: { stage: 'mutating-admission', verdict: 'mutated' },
+  validate: { stage: 'validating-admission', verdict: 'passed' },
+} as const;
 
-export async function runValidating(
+export async function runAdmission(
+  phase: keyof typeof PHASES,
   plugins: readonly AdmissionPlugin[],
   a: AdmissionAttributes,
   ctx: AdmissionContext,
   report: (r: StageResult) => void,
 ): Promise<void> {
+  const { stage, verdict } = PHASES[phase];
   for (const p of plugins) {
-    if (!p.validate || !p.handles(a)) continue;
+    if (!p[phase] || !p.handles(a)) continue;
     try {
-      const detail = await p.validate(a, ctx);
-      report(detail ? { stage: 'validating-admission', verdict: 'passed', rule: p.name, detail } : { stage: 'validating-admission', verdict: 'passed', rule: p.name });
+      const detail = await p[phase]!(a, ctx);
+      report(detail ? { stage, verdict, rule: p.name, detail } : { stage, verdict: 'passed', rule: p.name });
     } catch (err) {
-      throw reject('validating-admission', p, err, report);
+      throw reject(stage, p, err, report);
     }
   }
 }

@@ -11,27 +11,22 @@ export const RFC3339_MICRO = '2006-01-02T15:04:05.000000Z07:00';
 
 type Std = 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'micro' | 'zone';
 
+type Chunk = readonly [prefix: string, std: Std, stdstr: string];
+
+/** Date and time down to the seconds, which both layouts begin with. */
+const DATE_TIME: readonly Chunk[] = [
+  ['', 'year', '2006'],
+  ['-', 'month', '01'],
+  ['-', 'day', '02'],
+  ['T', 'hour', '15'],
+  [':', 'minute', '04'],
+  [':', 'second', '05'],
+];
+
 /** The layouts as Go's nextStdChunk splits them: literal prefix, then a standard element. */
-const CHUNKS: Readonly<Record<string, ReadonlyArray<[prefix: string, std: Std, stdstr: string]>>> = {
-  [RFC3339]: [
-    ['', 'year', '2006'],
-    ['-', 'month', '01'],
-    ['-', 'day', '02'],
-    ['T', 'hour', '15'],
-    [':', 'minute', '04'],
-    [':', 'second', '05'],
-    ['', 'zone', 'Z07:00'],
-  ],
-  [RFC3339_MICRO]: [
-    ['', 'year', '2006'],
-    ['-', 'month', '01'],
-    ['-', 'day', '02'],
-    ['T', 'hour', '15'],
-    [':', 'minute', '04'],
-    [':', 'second', '05'],
-    ['', 'micro', '.000000'],
-    ['', 'zone', 'Z07:00'],
-  ],
+const CHUNKS: Readonly<Record<string, readonly Chunk[]>> = {
+  [RFC3339]: [...DATE_TIME, ['', 'zone', 'Z07:00']],
+  [RFC3339_MICRO]: [...DATE_TIME, ['', 'micro', '.000000'], ['', 'zone', 'Z07:00']],
 };
 
 class Bad extends Error {}

@@ -1,6 +1,6 @@
 /** The two admission phases as a handler runs them, with the request's attributes. */
 import type { KubeObject } from '../../api/types';
-import { runMutating, runValidating } from '../admission/chain';
+import { runAdmission } from '../admission/chain';
 import type { AdmissionAttributes, Operation } from '../admission/types';
 import type { RequestContext, Target } from '../context';
 
@@ -30,9 +30,9 @@ export function admissionAttributes(
 }
 
 export function mutate(ctx: RequestContext, a: AdmissionAttributes): Promise<void> {
-  return runMutating(ctx.server.admission, a, ctx.server.admissionContext, (r) => ctx.stage(r));
+  return runAdmission('admit', ctx.server.admission, a, ctx.server.admissionContext, (r) => ctx.stage(r));
 }
 
 export function validate(ctx: RequestContext, a: AdmissionAttributes): Promise<void> {
-  return runValidating(ctx.server.admission, a, ctx.server.admissionContext, (r) => ctx.stage(r));
+  return runAdmission('validate', ctx.server.admission, a, ctx.server.admissionContext, (r) => ctx.stage(r));
 }

@@ -43,6 +43,14 @@ export function deleteOptions(ctx: RequestContext): DeleteOptions {
     preconditions: pre ? { uid: str(pre.uid), resourceVersion: str(pre.resourceVersion) } : o.preconditions,
     dryRun,
   };
+  return acceptDeleteOptions(ctx, options);
+}
+
+/**
+ * DeleteOptions as read from a DELETE or an Eviction, validated (an Invalid DeleteOptions error
+ * otherwise) and with the request's dry-run set from them.
+ */
+export function acceptDeleteOptions(ctx: RequestContext, options: DeleteOptions): DeleteOptions {
   const errs: ErrorList = validateDeleteOptions({
     dryRun: options.dryRun ? ['All'] : [],
     orphanDependents: options.orphanDependents ?? null,

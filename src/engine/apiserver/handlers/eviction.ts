@@ -5,16 +5,14 @@
  * the API server takes by decrementing disruptionsAllowed and recording the pod in disruptedPods
  * before the delete. A pod about to go gets the DisruptionTarget condition first.
  */
-import type { ErrorList } from '../../api/field';
 import { labelSelectorAsSelector, SelectorError, type LabelSelector } from '../../api/labels';
 import { goQuote } from '../../api/gofmt';
-import { badRequestError, forbiddenError, invalidError, isStatusError, notFoundError, StatusError, type StatusCause } from '../../api/status';
+import { badRequestError, forbiddenError, isStatusError, notFoundError, StatusError, type StatusCause } from '../../api/status';
 import { isObject, type JsonObject, type KubeObject } from '../../api/types';
 import type { RequestContext, Target } from '../context';
 import type { PropagationPolicy } from '../request';
-import { validateDeleteOptions } from '../validation/meta/options';
 import { decodeBody } from '../body';
-import { deleteObject, type DeleteOptions } from './delete';
+import { acceptDeleteOptions, deleteObject, type DeleteOptions } from './delete';
 import { getObject } from './read';
 
 const PDB = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' };
@@ -46,15 +44,7 @@ function evictionDeleteOptions(ctx: RequestContext, eviction: KubeObject): Delet
     preconditions: pre ? { uid: str(pre.uid), resourceVersion: str(pre.resourceVersion) } : undefined,
     dryRun: (Array.isArray(b.dryRun) && b.dryRun.includes('All')) || ctx.dryRun,
   };
-  const errs: ErrorList = validateDeleteOptions({
-    dryRun: options.dryRun ? ['All'] : [],
-    orphanDependents: options.orphanDependents ?? null,
-    propagationPolicy: options.propagationPolicy ?? null,
-    gracePeriodSeconds: options.gracePeriodSeconds ?? null,
-  });
-  if (errs.length > 0) throw invalidError({ group: 'meta.k8s.io', name: 'DeleteOptions' }, '', errs);
-  ctx.setDryRun(options.dryRun);
-  return options;
+  return acceptDeleteOptions(ctx, options);
 }
 
 const phaseOf = (pod: KubeObject): string => str(isObject(pod.status) ? pod.status.phase : undefined) ?? '';

@@ -113,29 +113,25 @@ function validateCreate(ev: KubeObject): ErrorList {
   return errs;
 }
 
+/** The fields an update may not change, in the order they are reported (reason stands twice, so a changed reason is reported twice). */
+const IMMUTABLE = [
+  'involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count',
+  'reason', 'type', 'eventTime', 'action', 'related', 'reportingController', 'reportingInstance',
+] as const satisfies readonly (keyof View)[];
+
+/** An immutable field's internal value; the involved object is compared as the ObjectReference struct. */
+const immutableValue = (v: View, name: (typeof IMMUTABLE)[number]): unknown => (name === 'involvedObject' ? objectReference(v.involvedObject) : v[name]);
+
 function validateUpdate(ev: KubeObject, old: KubeObject): ErrorList {
   const e = internalView(ev);
   const o = internalView(old);
   const errs = [...legacyValidateEvent(e), ...validateObjectMetaUpdate(ev.metadata, old.metadata, Path.root('metadata'))];
   if (JSON.stringify(ev['series'] ?? null) !== JSON.stringify(old['series'] ?? null)) errs.push(...validateV1EventSeries(e));
-  const immutable: [keyof View, unknown, unknown][] = [
-    ['involvedObject', objectReference(e.involvedObject), objectReference(o.involvedObject)],
-    ['reason', e.reason, o.reason],
-    ['message', e.message, o.message],
-    ['source', e.source, o.source],
-    ['firstTimestamp', e.firstTimestamp, o.firstTimestamp],
-    ['lastTimestamp', e.lastTimestamp, o.lastTimestamp],
-    ['count', e.count, o.count],
-    ['reason', e.reason, o.reason],
-    ['type', e.type, o.type],
-    ['eventTime', e.eventTime, o.eventTime],
-    ['action', e.action, o.action],
-    ['related', e.related, o.related],
-    ['reportingController', e.reportingController, o.reportingController],
-    ['reportingInstance', e.reportingInstance, o.reportingInstance],
-  ];
   // ValidateImmutableField: internal values compare equal exactly when they encode alike.
-  for (const [name, now, before] of immutable) if (goJson(now) !== goJson(before)) errs.push(invalid(Path.root(name), now, 'field is immutable'));
+  for (const name of IMMUTABLE) {
+    const now = immutableValue(e, name);
+    if (goJson(now) !== goJson(immutableValue(o, name))) errs.push(invalid(Path.root(name), now, 'field is immutable'));
+  }
   return errs;
 }
 
