@@ -17,5 +17,5 @@ export const CONCURRENT_SYNCS: Readonly<Record<string, number>> = {
   namespace: 10,
   resourcequota: 5,
   'serviceaccount-token': 5,
-  horizontalpodautoscaler: 5,
+  'horizontal-pod-autoscaler': 5,
 };

@@ -10,26 +10,20 @@ import { SelectorError } from '../../api/labels';
 import type { GroupVersionResource, KubeObject } from '../../api/types';
 import { aggregateRulesFor, rulesEqual } from '../../apiserver/authz/rbac';
 import { rulesOf, toPolicyRule } from '../../apiserver/authz/rbac/types';
-import type { Controller, ReconcileContext } from '../../client/controller';
-import { deletedObject, type SharedIndexInformer } from '../../client/informer';
-import { controlLoop, type ControllerDeps } from '../util/deps';
+import type { ReconcileContext } from '../../client/controller';
+import { deletedObject } from '../../client/informer';
+import type { ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 
 export const CLUSTERROLE_AGGREGATION_ACCOUNT = 'clusterrole-aggregation-controller';
 
 const CLUSTERROLES: GroupVersionResource = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' };
 
-export class ClusterRoleAggregationController {
-  readonly loop: Controller;
-  private readonly roles: SharedIndexInformer;
+export class ClusterRoleAggregationController extends LoopController {
+  private readonly roles = this.informer(CLUSTERROLES);
 
   constructor(deps: ControllerDeps) {
-    this.roles = deps.informers.informerFor(CLUSTERROLES);
-    this.loop = controlLoop(deps, {
-      name: 'clusterrole-aggregation',
-      workers: 5,
-      informers: [this.roles],
-      sync: (key, ctx) => this.sync(key, ctx),
-    });
+    super(deps, { name: 'clusterrole-aggregation', workers: 5 });
     const enqueueAggregated = (because: KubeObject): void => {
       for (const role of this.roles.indexer.list()) if (role.aggregationRule) this.loop.enqueue(role.metadata.name ?? '', because);
     };
@@ -40,15 +34,7 @@ export class ClusterRoleAggregationController {
     });
   }
 
-  run(): Promise<void> {
-    return this.loop.run();
-  }
-
-  shutDown(): void {
-    this.loop.shutDown();
-  }
-
-  private async sync(name: string, ctx: ReconcileContext): Promise<void> {
+  protected async sync(name: string, ctx: ReconcileContext): Promise<void> {
     const role = this.roles.indexer.getByName('', name);
     if (!role) return;
     const rules = aggregateRulesFor(role, this.roles.indexer.list());

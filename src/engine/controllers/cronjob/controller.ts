@@ -9,16 +9,16 @@
  * "cronjob-controller".
  */
 import { StatusError } from '../../api/status';
-import type { Clock, Timer } from '../../clock';
+import type { Timer } from '../../clock';
 import { deepCopy } from '../../client/clone';
-import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
+import type { ReconcileContext } from '../../client/controller';
 import { isAlreadyExists, isNotFound } from '../../client/errors';
-import type { EventRecorder } from '../../client/events';
-import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown } from '../../client/informer';
 import { JOBS } from '../../client/resources';
 import type { GroupVersionResource } from '../../api/types';
 import { controllerOf } from '../util/controller-ref-manager';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import type { ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 import type { Job } from '../util/types/job';
 import { cachedController } from '../util/owner-lookup';
 import { jobsBeyondHistoryLimits, missingJobEvent, planSchedule, reconcileActive, recordStarted, removeActive, type CronJobEvent } from './plan';
@@ -28,26 +28,14 @@ export const CRONJOB_CONTROLLER_ACCOUNT = 'cronjob-controller';
 
 const CRONJOBS: GroupVersionResource = { group: 'batch', version: 'v1', resource: 'cronjobs' };
 
-export class CronJobController {
-  readonly loop: Controller;
-  private readonly clock: Clock;
-  private readonly cronJobs: SharedIndexInformer<CronJob>;
-  private readonly jobs: SharedIndexInformer<Job>;
-  private readonly recorder: EventRecorder;
+export class CronJobController extends LoopController {
+  private readonly cronJobs = this.informer<CronJob>(CRONJOBS);
+  private readonly jobs = this.informer<Job>(JOBS);
   /** The wake-up for each CronJob's next activation. */
   private readonly wakeUps = new Map<string, Timer>();
 
   constructor(deps: ControllerDeps) {
-    this.clock = deps.clock;
-    this.cronJobs = deps.informers.informerFor<CronJob>(CRONJOBS);
-    this.jobs = deps.informers.informerFor<Job>(JOBS);
-    this.recorder = eventRecorder(deps, 'cronjob-controller', 'cronjob events');
-    this.loop = controlLoop(deps, {
-      name: 'cronjob',
-      workers: CONCURRENT_SYNCS.cronjob ?? 5,
-      informers: [this.cronJobs, this.jobs],
-      sync: (key, ctx) => this.sync(key, ctx),
-    });
+    super(deps, { name: 'cronjob', events: { component: 'cronjob-controller', stream: 'cronjob events' } });
     this.cronJobs.addEventHandler(this.loop.handler<CronJob>());
     const forJob = (obj: Job | DeletedFinalStateUnknown<Job>): void => {
       const job = deletedObject(obj);
@@ -57,17 +45,13 @@ export class CronJobController {
     this.jobs.addEventHandler({ onAdd: forJob, onUpdate: (_old, job) => forJob(job), onDelete: forJob });
   }
 
-  run(): Promise<void> {
-    return this.loop.run();
-  }
-
-  shutDown(): void {
+  override shutDown(): void {
     for (const timer of this.wakeUps.values()) this.clock.clearTimer(timer);
     this.wakeUps.clear();
-    this.loop.shutDown();
+    super.shutDown();
   }
 
-  private async sync(key: string, ctx: ReconcileContext): Promise<void> {
+  protected async sync(key: string, ctx: ReconcileContext): Promise<void> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const cached = this.cronJobs.indexer.getByName(namespace, name);
     if (!cached) {

@@ -12,15 +12,14 @@
 import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
 import type { PodSpec } from '../../api/generated/core-v1';
 import type { KubeObject } from '../../api/types';
-import type { Clock } from '../../clock';
-import { CONCURRENT_SYNCS, requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isAlreadyExists, isNotFound } from '../../client/errors';
-import type { EventRecorder } from '../../client/events';
-import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown } from '../../client/informer';
 import { CONTROLLERREVISIONS, DAEMONSETS, NODES, PODS } from '../../client/resources';
 import type { Node } from '../util/types/node';
 import { controllerOf } from '../util/controller-ref-manager';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import type { ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 import { cachedController } from '../util/owner-lookup';
 import { ControllerExpectations } from '../util/expectations';
 import type { Pod } from '../util/types/workload';
@@ -33,32 +32,17 @@ import { CONTROLLER_REVISION_HASH_LABEL, type DaemonSet } from './types';
 
 export const DAEMONSET_CONTROLLER_ACCOUNT = 'daemon-set-controller';
 
-export class DaemonSetController {
-  readonly loop: Controller;
-  private readonly clock: Clock;
-  private readonly daemonSets: SharedIndexInformer<DaemonSet>;
-  private readonly pods: SharedIndexInformer<Pod>;
-  private readonly nodes: SharedIndexInformer<Node>;
-  private readonly revisions: SharedIndexInformer<ControllerRevision>;
-  private readonly recorder: EventRecorder;
-  private readonly expectations: ControllerExpectations;
+export class DaemonSetController extends LoopController {
+  private readonly daemonSets = this.informer<DaemonSet>(DAEMONSETS);
+  private readonly pods = this.informer<Pod>(PODS);
+  private readonly nodes = this.informer<Node>(NODES);
+  private readonly revisions = this.informer<ControllerRevision>(CONTROLLERREVISIONS);
+  private readonly expectations = new ControllerExpectations(this.clock);
   /** Failed-pod backoff per "<daemonset key>/<node>": when the last failed pod was deleted, and the wait before the next. */
   private readonly failedBackoff = new Map<string, FailedPodBackoff>();
 
   constructor(deps: ControllerDeps) {
-    this.clock = deps.clock;
-    this.daemonSets = deps.informers.informerFor<DaemonSet>(DAEMONSETS);
-    this.pods = deps.informers.informerFor<Pod>(PODS);
-    this.nodes = deps.informers.informerFor<Node>(NODES);
-    this.revisions = deps.informers.informerFor<ControllerRevision>(CONTROLLERREVISIONS);
-    this.expectations = new ControllerExpectations(deps.clock);
-    this.recorder = eventRecorder(deps, 'daemonset-controller', 'daemonset events');
-    this.loop = controlLoop(deps, {
-      name: 'daemonset',
-      workers: CONCURRENT_SYNCS.daemonset ?? 2,
-      informers: [this.daemonSets, this.pods, this.nodes, this.revisions],
-      sync: (key, ctx) => this.sync(key, ctx),
-    });
+    super(deps, { name: 'daemonset', events: { component: 'daemonset-controller', stream: 'daemonset events' } });
     this.daemonSets.addEventHandler({
       onAdd: (ds) => this.loop.enqueueObject(ds),
       onUpdate: (_old, ds) => this.loop.enqueueObject(ds),
@@ -89,19 +73,11 @@ export class DaemonSetController {
     });
   }
 
-  run(): Promise<void> {
-    return this.loop.run();
-  }
-
-  shutDown(): void {
-    this.loop.shutDown();
-  }
-
   private ownerOf(obj: KubeObject): DaemonSet | undefined {
     return cachedController(this.daemonSets.indexer, 'DaemonSet', obj);
   }
 
-  private async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
+  protected async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const ds = this.daemonSets.indexer.getByName(namespace, name);
     if (!ds) {

@@ -11,14 +11,13 @@ import { goQuote } from '../../api/gofmt';
 import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
 import { isStatusError, type StatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
-import type { Clock } from '../../clock';
-import { CONCURRENT_SYNCS, requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isAlreadyExists, isNotFound } from '../../client/errors';
-import type { EventRecorder } from '../../client/events';
-import { deletedObject, DeletedFinalStateUnknown, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, DeletedFinalStateUnknown, splitMetaNamespaceKey } from '../../client/informer';
 import { DEPLOYMENTS, PODS, REPLICASETS } from '../../client/resources';
 import { claimThroughApi, controllerOf } from '../util/controller-ref-manager';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import type { ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 import { cachedController, controllersSelecting } from '../util/owner-lookup';
 import { deepEqual } from '../../api/deep-equal';
 import { POD_CONTROLLER_UID_INDEX, podControllerUidIndexFunc } from '../util/indexes';
@@ -34,27 +33,13 @@ export const DEPLOYMENT_CONTROLLER_ACCOUNT = 'deployment-controller';
 /** A Deployment whose syncs keep failing is dropped from the queue after this many retries. */
 const MAX_RETRIES = 15;
 
-export class DeploymentController {
-  readonly loop: Controller;
-  private readonly deployments: SharedIndexInformer<Deployment>;
-  private readonly replicaSets: SharedIndexInformer<ReplicaSet>;
-  private readonly pods: SharedIndexInformer<Pod>;
-  private readonly recorder: EventRecorder;
-  private readonly clock: Clock;
+export class DeploymentController extends LoopController {
+  private readonly deployments = this.informer<Deployment>(DEPLOYMENTS);
+  private readonly replicaSets = this.informer<ReplicaSet>(REPLICASETS);
+  private readonly pods = this.informer<Pod>(PODS, { [POD_CONTROLLER_UID_INDEX]: podControllerUidIndexFunc });
 
   constructor(deps: ControllerDeps) {
-    this.clock = deps.clock;
-    this.deployments = deps.informers.informerFor<Deployment>(DEPLOYMENTS);
-    this.replicaSets = deps.informers.informerFor<ReplicaSet>(REPLICASETS);
-    this.pods = deps.informers.informerFor<Pod>(PODS, {}, { [POD_CONTROLLER_UID_INDEX]: podControllerUidIndexFunc });
-    this.recorder = eventRecorder(deps, 'deployment-controller', 'deployment events');
-    this.loop = controlLoop(deps, {
-      name: 'deployment',
-      workers: CONCURRENT_SYNCS.deployment ?? 5,
-      informers: [this.deployments, this.replicaSets, this.pods] as SharedIndexInformer[],
-      maxRetries: MAX_RETRIES,
-      sync: (key, ctx) => this.sync(key, ctx),
-    });
+    super(deps, { name: 'deployment', maxRetries: MAX_RETRIES, events: { component: 'deployment-controller', stream: 'deployment events' } });
     this.deployments.addEventHandler(this.loop.handler<Deployment>());
     this.replicaSets.addEventHandler({
       onAdd: (rs) => this.addReplicaSet(rs),
@@ -62,14 +47,6 @@ export class DeploymentController {
       onDelete: (obj) => this.deleteReplicaSet(obj),
     });
     this.pods.addEventHandler({ onDelete: (obj) => this.deletePod(obj) });
-  }
-
-  run(): Promise<void> {
-    return this.loop.run();
-  }
-
-  shutDown(): void {
-    this.loop.shutDown();
   }
 
   private enqueue(d: Deployment, because: KubeObject | DeletedFinalStateUnknown): void {
@@ -127,7 +104,7 @@ export class DeploymentController {
     if (remaining === 0) this.enqueue(d, obj);
   }
 
-  private async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
+  protected async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const d = this.deployments.indexer.getByName(namespace, name);
     if (!d) {

@@ -12,13 +12,12 @@
 import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
 import { goQuote } from '../../api/gofmt';
 import type { ResourceRegistry } from '../../api/registry';
-import type { Clock } from '../../clock';
 import { requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isConflict } from '../../client/errors';
-import type { EventRecorder } from '../../client/events';
-import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey } from '../../client/informer';
 import { DEPLOYMENTS, PODDISRUPTIONBUDGETS, PODS, REPLICASETS, REPLICATIONCONTROLLERS, STATEFULSETS } from '../../client/resources';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import { controlLoop, type ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 import { buildDisruptedPodMap, countHealthyPods, expectedPodCount, failSafeStatus, nextStatus, type ExpectedPods } from './budget';
 import { scaleFinders, type WorkloadCaches } from './finders';
 import { labelSelectorString } from './selector-string';
@@ -30,40 +29,24 @@ export const DISRUPTION_CONTROLLER_ACCOUNT = 'disruption-controller';
 /** Errors that mean this code is wrong rather than the budget: never turned into a SyncFailed status. */
 const isBug = (err: unknown): boolean => !(err instanceof Error) || err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError;
 
-export class DisruptionController {
-  readonly loop: Controller;
+export class DisruptionController extends LoopController {
   readonly stalePods: Controller;
-  private readonly clock: Clock;
-  private readonly registry: ResourceRegistry;
-  private readonly budgets: SharedIndexInformer<PodDisruptionBudget>;
-  private readonly pods: SharedIndexInformer<Pod>;
-  private readonly caches: WorkloadCaches;
-  private readonly recorder: EventRecorder;
+  private readonly budgets = this.informer<PodDisruptionBudget>(PODDISRUPTIONBUDGETS);
+  private readonly pods = this.informer<Pod>(PODS);
+  private readonly caches: WorkloadCaches = {
+    replicationControllers: this.informer<Workload>(REPLICATIONCONTROLLERS).indexer,
+    replicaSets: this.informer<Workload>(REPLICASETS).indexer,
+    deployments: this.informer<Workload>(DEPLOYMENTS).indexer,
+    statefulSets: this.informer<Workload>(STATEFULSETS).indexer,
+  };
 
   /** `registry`: the API server's resources, the REST mapper for controllers found through their scale subresource. */
-  constructor(deps: ControllerDeps, registry: ResourceRegistry) {
-    this.clock = deps.clock;
-    this.registry = registry;
-    const { informers } = deps;
-    this.budgets = informers.informerFor<PodDisruptionBudget>(PODDISRUPTIONBUDGETS);
-    this.pods = informers.informerFor<Pod>(PODS);
-    const workloads = {
-      replicationControllers: informers.informerFor<Workload>(REPLICATIONCONTROLLERS),
-      replicaSets: informers.informerFor<Workload>(REPLICASETS),
-      deployments: informers.informerFor<Workload>(DEPLOYMENTS),
-      statefulSets: informers.informerFor<Workload>(STATEFULSETS),
-    };
-    this.caches = {
-      replicationControllers: workloads.replicationControllers.indexer,
-      replicaSets: workloads.replicaSets.indexer,
-      deployments: workloads.deployments.indexer,
-      statefulSets: workloads.statefulSets.indexer,
-    };
-    this.recorder = eventRecorder(deps, 'controllermanager', 'disruption events');
-    const all = [this.budgets, this.pods, ...Object.values(workloads)] as SharedIndexInformer[];
-    const common = { workers: 1, informers: all };
-    this.loop = controlLoop(deps, { ...common, name: 'disruption', sync: (key, ctx) => this.sync(key, ctx) });
-    this.stalePods = controlLoop(deps, { ...common, name: 'stale-pod-disruption', sync: (key, ctx) => this.syncStalePod(key, ctx) });
+  constructor(
+    deps: ControllerDeps,
+    private readonly registry: ResourceRegistry,
+  ) {
+    super(deps, { name: 'disruption', workers: 1, events: { component: 'controllermanager', stream: 'disruption events' } });
+    this.stalePods = controlLoop(deps, { name: 'stale-pod-disruption', workers: 1, informers: this.informers, sync: (key, ctx) => this.syncStalePod(key, ctx) });
     this.budgets.addEventHandler(this.loop.handler());
     this.pods.addEventHandler({
       onAdd: (pod) => this.podChanged(pod),
@@ -75,12 +58,12 @@ export class DisruptionController {
     });
   }
 
-  async run(): Promise<void> {
-    await Promise.all([this.loop.run(), this.stalePods.run()]);
+  override async run(): Promise<void> {
+    await Promise.all([super.run(), this.stalePods.run()]);
   }
 
-  shutDown(): void {
-    this.loop.shutDown();
+  override shutDown(): void {
+    super.shutDown();
     this.stalePods.shutDown();
   }
 
@@ -109,7 +92,7 @@ export class DisruptionController {
     return first;
   }
 
-  private async sync(key: string, ctx: ReconcileContext): Promise<void> {
+  protected async sync(key: string, ctx: ReconcileContext): Promise<void> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const pdb = this.budgets.indexer.getByName(namespace, name);
     if (!pdb) {

@@ -9,12 +9,12 @@
  */
 import { selectorFromSet } from '../../api/labels';
 import { StatusError } from '../../api/status';
-import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
+import type { ReconcileContext } from '../../client/controller';
 import { isForbidden, isNotFound } from '../../client/errors';
-import type { EventRecorder } from '../../client/events';
-import { metaNamespaceKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
+import { metaNamespaceKey, splitMetaNamespaceKey } from '../../client/informer';
 import { ENDPOINTS, PODS, SERVICES } from '../../client/resources';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import type { ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 import { podServicesHandler } from '../util/endpoint/pod-services';
 import { TriggerTimeTracker } from '../util/endpoint/trigger-time';
 import type { Pod, Service } from '../util/types/endpoint';
@@ -28,35 +28,23 @@ const MAX_RETRIES = 15;
 /** Endpoints of leader election locks have no Service: they are not leftovers. */
 const LEADER_ANNOTATION = 'control-plane.alpha.kubernetes.io/leader';
 
-export class EndpointsController {
-  readonly loop: Controller;
-  private readonly services: SharedIndexInformer<Service>;
-  private readonly pods: SharedIndexInformer<Pod>;
-  private readonly endpoints: SharedIndexInformer<Endpoints>;
-  private readonly recorder: EventRecorder;
+export class EndpointsController extends LoopController {
+  private readonly services = this.informer<Service>(SERVICES);
+  private readonly pods = this.informer<Pod>(PODS);
+  private readonly endpoints = this.informer<Endpoints>(ENDPOINTS);
   private readonly triggerTimes = new TriggerTimeTracker();
   /** The resourceVersion each Endpoints had before this controller last updated it. */
   private readonly staleVersions = new Map<string, string>();
 
   constructor(deps: ControllerDeps) {
-    this.services = deps.informers.informerFor<Service>(SERVICES);
-    this.pods = deps.informers.informerFor<Pod>(PODS);
-    this.endpoints = deps.informers.informerFor<Endpoints>(ENDPOINTS);
-    this.recorder = eventRecorder(deps, 'endpoint-controller', 'endpoint events');
-    this.loop = controlLoop(deps, {
-      name: 'endpoint',
-      workers: CONCURRENT_SYNCS.endpoint ?? 5,
-      informers: [this.services, this.pods, this.endpoints] as SharedIndexInformer[],
-      maxRetries: MAX_RETRIES,
-      sync: (key, ctx) => this.sync(key, ctx),
-    });
+    super(deps, { name: 'endpoint', maxRetries: MAX_RETRIES, events: { component: 'endpoint-controller', stream: 'endpoint events' } });
     this.services.addEventHandler(this.loop.handler<Service>());
     this.pods.addEventHandler(podServicesHandler(this.services.indexer, this.loop));
     this.endpoints.addEventHandler({ onDelete: (obj) => this.loop.enqueueObject(obj) });
   }
 
-  async run(): Promise<void> {
-    const running = this.loop.run();
+  override async run(): Promise<void> {
+    const running = super.run();
     await Promise.all([this.services.whenSynced(), this.pods.whenSynced(), this.endpoints.whenSynced()]);
     for (const ep of this.endpoints.indexer.list()) {
       if (!Object.hasOwn(ep.metadata.annotations ?? {}, LEADER_ANNOTATION)) this.loop.enqueue(metaNamespaceKey(ep), ep);
@@ -64,11 +52,7 @@ export class EndpointsController {
     return running;
   }
 
-  shutDown(): void {
-    this.loop.shutDown();
-  }
-
-  private async sync(key: string, ctx: ReconcileContext): Promise<void> {
+  protected async sync(key: string, ctx: ReconcileContext): Promise<void> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const service = this.services.indexer.getByName(namespace, name);
     const client = ctx.client.resource<Endpoints>(ENDPOINTS, namespace);

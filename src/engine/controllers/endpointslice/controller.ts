@@ -11,11 +11,11 @@
 import { aggregateMessage } from '../../api/field';
 import { selectorFromSet } from '../../api/labels';
 import { StatusError } from '../../api/status';
-import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
-import type { EventRecorder } from '../../client/events';
-import { deletedObject, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
+import type { ReconcileContext } from '../../client/controller';
+import { deletedObject, splitMetaNamespaceKey } from '../../client/informer';
 import { ENDPOINTSLICES, NODES, PODS, SERVICES } from '../../client/resources';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import type { ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 import { podServicesHandler } from '../util/endpoint/pod-services';
 import { reconcileSlices, type SliceAction } from './reconciler';
 import { EndpointSliceTracker } from './tracker';
@@ -31,29 +31,16 @@ const SLICE_CHANGE_MIN_SYNC_DELAY_MS = 1000;
 /** The retries a failing Service gets before it is dropped from the queue. */
 const MAX_RETRIES = 15;
 
-export class EndpointSliceController {
-  readonly loop: Controller;
-  private readonly services: SharedIndexInformer<Service>;
-  private readonly pods: SharedIndexInformer<Pod>;
-  private readonly slices: SharedIndexInformer<EndpointSlice>;
-  private readonly nodes: SharedIndexInformer<Node>;
-  private readonly recorder: EventRecorder;
+export class EndpointSliceController extends LoopController {
+  private readonly services = this.informer<Service>(SERVICES);
+  private readonly pods = this.informer<Pod>(PODS);
+  private readonly slices = this.informer<EndpointSlice>(ENDPOINTSLICES);
+  private readonly nodes = this.informer<Node>(NODES);
   private readonly tracker = new EndpointSliceTracker();
   private readonly triggerTimes = new TriggerTimeTracker();
 
   constructor(deps: ControllerDeps) {
-    this.services = deps.informers.informerFor<Service>(SERVICES);
-    this.pods = deps.informers.informerFor<Pod>(PODS);
-    this.slices = deps.informers.informerFor<EndpointSlice>(ENDPOINTSLICES);
-    this.nodes = deps.informers.informerFor<Node>(NODES);
-    this.recorder = eventRecorder(deps, 'endpoint-slice-controller', 'endpointslice events');
-    this.loop = controlLoop(deps, {
-      name: 'endpointslice',
-      workers: CONCURRENT_SYNCS.endpointslice ?? 5,
-      informers: [this.services, this.pods, this.slices, this.nodes] as SharedIndexInformer[],
-      maxRetries: MAX_RETRIES,
-      sync: (key, ctx) => this.sync(key, ctx),
-    });
+    super(deps, { name: 'endpointslice', maxRetries: MAX_RETRIES, events: { component: 'endpoint-slice-controller', stream: 'endpointslice events' } });
     this.services.addEventHandler(this.loop.handler<Service>());
     this.pods.addEventHandler(podServicesHandler(this.services.indexer, this.loop));
     this.slices.addEventHandler({
@@ -76,20 +63,12 @@ export class EndpointSliceController {
   }
 
   /** Waits for the caches, then syncs until shutDown(). */
-  run(): Promise<void> {
-    return this.loop.run();
-  }
-
-  shutDown(): void {
-    this.loop.shutDown();
-  }
-
   private queueForSlice(slice: EndpointSlice): void {
     const name = slice.metadata.labels?.[LABEL_SERVICE_NAME];
     if (name) this.loop.enqueueAfter(`${slice.metadata.namespace ?? ''}/${name}`, SLICE_CHANGE_MIN_SYNC_DELAY_MS);
   }
 
-  private async sync(key: string, ctx: ReconcileContext): Promise<void> {
+  protected async sync(key: string, ctx: ReconcileContext): Promise<void> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const service = this.services.indexer.getByName(namespace, name);
     if (!service) {

@@ -13,15 +13,14 @@
  *
  * Runs as system:serviceaccount:kube-system:job-controller; events come from "job-controller".
  */
-import type { Clock } from '../../clock';
 import { deepCopy } from '../../client/clone';
-import { CONCURRENT_SYNCS, requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isNotFound } from '../../client/errors';
-import type { EventRecorder } from '../../client/events';
-import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown } from '../../client/informer';
 import { JOBS, PODS } from '../../client/resources';
 import { controllerOf } from '../util/controller-ref-manager';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import { controlLoop, type ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 import { cachedController } from '../util/owner-lookup';
 import { ControllerExpectations } from '../util/expectations';
 import { slowStartBatch } from '../util/slow-start';
@@ -38,26 +37,17 @@ export const JOB_CONTROLLER_ACCOUNT = 'job-controller';
 
 const jobKey = (job: Job): string => metaNamespaceKey(job);
 
-export class JobController {
-  readonly loop: Controller;
+export class JobController extends LoopController {
   /** Pods whose Job is gone or finished: their tracking finalizer is removed. */
   readonly orphans: Controller;
-  private readonly clock: Clock;
-  private readonly jobs: SharedIndexInformer<Job>;
-  private readonly pods: SharedIndexInformer<Pod>;
-  private readonly recorder: EventRecorder;
-  private readonly expectations: ControllerExpectations;
+  private readonly jobs = this.informer<Job>(JOBS);
+  private readonly pods = this.informer<Pod>(PODS);
+  private readonly expectations = new ControllerExpectations(this.clock);
   private readonly backoff = new Map<string, BackoffRecord>();
 
   constructor(deps: ControllerDeps) {
-    this.clock = deps.clock;
-    this.jobs = deps.informers.informerFor<Job>(JOBS);
-    this.pods = deps.informers.informerFor<Pod>(PODS);
-    this.expectations = new ControllerExpectations(deps.clock);
-    this.recorder = eventRecorder(deps, 'job-controller', 'job events');
-    const informers = [this.jobs, this.pods] as SharedIndexInformer[];
-    this.loop = controlLoop(deps, { name: 'job', workers: CONCURRENT_SYNCS.job ?? 5, informers, sync: (key, ctx) => this.sync(key, ctx) });
-    this.orphans = controlLoop(deps, { name: 'job-orphan-pod', informers, workers: 1, sync: (key, ctx) => this.syncOrphanPod(key, ctx) });
+    super(deps, { name: 'job', events: { component: 'job-controller', stream: 'job events' } });
+    this.orphans = controlLoop(deps, { name: 'job-orphan-pod', informers: this.informers, workers: 1, sync: (key, ctx) => this.syncOrphanPod(key, ctx) });
     this.jobs.addEventHandler({
       onAdd: (job) => this.loop.enqueue(jobKey(job), job),
       onUpdate: (_old, job) => this.loop.enqueue(jobKey(job), job),
@@ -74,12 +64,12 @@ export class JobController {
     });
   }
 
-  run(): Promise<void> {
-    return Promise.all([this.loop.run(), this.orphans.run()]).then(() => undefined);
+  override run(): Promise<void> {
+    return Promise.all([super.run(), this.orphans.run()]).then(() => undefined);
   }
 
-  shutDown(): void {
-    this.loop.shutDown();
+  override shutDown(): void {
+    super.shutDown();
     this.orphans.shutDown();
   }
 
@@ -119,7 +109,7 @@ export class JobController {
     }
   }
 
-  private async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
+  protected async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const cached = this.jobs.indexer.getByName(namespace, name);
     if (!cached) {

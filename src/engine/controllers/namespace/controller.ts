@@ -8,12 +8,13 @@
  * Runs as system:serviceaccount:kube-system:namespace-controller.
  */
 import type { ResourceRegistry } from '../../api/registry';
-import { CONCURRENT_SYNCS, requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
-import { deletedObject, deletionHandlingKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
+import { requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { deletedObject, deletionHandlingKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown } from '../../client/informer';
 import { NAMESPACES } from '../../client/resources';
 import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from '../../client/workqueue';
 import { TokenBucket } from '../../client/flowcontrol/token-bucket';
-import { controlLoop, type ControllerDeps } from '../util/deps';
+import type { ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 import { NamespacedResourcesDeleter, ResourcesRemainingError } from './deleter';
 import { requeueDelayMs } from './estimate';
 import type { Namespace } from '../util/types/namespace';
@@ -24,22 +25,17 @@ export const NAMESPACE_CONTROLLER_ACCOUNT = 'namespace-controller';
 const DELETION_GRACE_PERIOD_MS = 5000;
 const NAMESPACE_SYNC_PERIOD_MS = 5 * 60 * 1000;
 
-export class NamespaceController {
-  readonly loop: Controller;
-  private readonly namespaces: SharedIndexInformer<Namespace>;
+export class NamespaceController extends LoopController {
+  private readonly namespaces = this.informer<Namespace>(NAMESPACES);
   private readonly deleter: NamespacedResourcesDeleter;
 
   /** `registry`: the API server's resources, the controller's discovery. */
   constructor(deps: ControllerDeps, registry: ResourceRegistry) {
-    this.namespaces = deps.informers.informerFor<Namespace>(NAMESPACES);
-    this.deleter = new NamespacedResourcesDeleter(registry, deps.clock);
-    this.loop = controlLoop(deps, {
+    super(deps, {
       name: 'namespace',
-      workers: CONCURRENT_SYNCS.namespace ?? 10,
-      informers: [this.namespaces] as SharedIndexInformer[],
       rateLimiter: new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter<string>(5, 60_000), new BucketRateLimiter<string>(new TokenBucket(10, 100, deps.clock))),
-      sync: (key, ctx) => this.sync(key, ctx),
     });
+    this.deleter = new NamespacedResourcesDeleter(registry, deps.clock);
     const enqueue = (obj: Namespace | DeletedFinalStateUnknown<Namespace>): void => {
       const ns = deletedObject(obj);
       if (ns.metadata.deletionTimestamp) this.loop.enqueueAfter(deletionHandlingKey(obj), DELETION_GRACE_PERIOD_MS);
@@ -47,15 +43,7 @@ export class NamespaceController {
     this.namespaces.addEventHandler({ onAdd: enqueue, onUpdate: (_old, ns) => enqueue(ns) }, { resyncPeriodMs: NAMESPACE_SYNC_PERIOD_MS });
   }
 
-  run(): Promise<void> {
-    return this.loop.run();
-  }
-
-  shutDown(): void {
-    this.loop.shutDown();
-  }
-
-  private async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
+  protected async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
     const { name } = splitMetaNamespaceKey(key);
     if (!this.namespaces.indexer.getByName('', name)) {
       ctx.observe('namespace gone');

@@ -15,14 +15,12 @@ import type { Selector } from '../../api/labels';
 import type { ResourceRegistry } from '../../api/registry';
 import { noKindMatchMessage } from '../../api/registry';
 import { StatusError } from '../../api/status';
-import { requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
-import { CONCURRENT_SYNCS } from '../../client/controller/concurrency';
-import type { EventRecorder } from '../../client/events';
-import { deletedObject, deletionHandlingKey, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
+import { requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { deletedObject, deletionHandlingKey, splitMetaNamespaceKey } from '../../client/informer';
 import { HORIZONTALPODAUTOSCALERS, PODS, POD_METRICS } from '../../client/resources';
-import type { Clock } from '../../clock';
 import type { AutoscalerDecision } from '../../trace/reconcile';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import type { ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 import { emptyHistory, type AutoscalerHistory } from './normalize';
 import { afterRescale, DEFAULT_SETTINGS, planAutoscale, resourceMetricIndexes, type AutoscalerSettings, type MetricsAnswer, type Plan, type ScaleLookup } from './plan';
 import type { HorizontalPodAutoscaler, Pod, Scale } from './types';
@@ -42,31 +40,21 @@ function clientError(err: unknown, verb: string, resource: string): string {
   return generic ? `${err.message} (${verb} ${resource})` : err.message;
 }
 
-export class HorizontalController {
-  readonly loop: Controller;
-  private readonly clock: Clock;
-  private readonly registry: ResourceRegistry;
-  private readonly hpas: SharedIndexInformer<HorizontalPodAutoscaler>;
-  private readonly pods: SharedIndexInformer<Pod>;
-  private readonly recorder: EventRecorder;
+export class HorizontalController extends LoopController {
+  private readonly hpas = this.informer<HorizontalPodAutoscaler>(HORIZONTALPODAUTOSCALERS);
+  private readonly pods = this.informer<Pod>(PODS);
   private readonly settings: AutoscalerSettings;
   private readonly history = new Map<string, AutoscalerHistory>();
   /** hpaSelectors: every HPA's last selector (none until its first reconcile parses one). */
   private readonly selectors = new Map<string, Selector | undefined>();
 
-  constructor(deps: ControllerDeps, registry: ResourceRegistry, settings: Partial<AutoscalerSettings> = {}) {
-    this.clock = deps.clock;
-    this.registry = registry;
+  constructor(
+    deps: ControllerDeps,
+    private readonly registry: ResourceRegistry,
+    settings: Partial<AutoscalerSettings> = {},
+  ) {
+    super(deps, { name: 'horizontal-pod-autoscaler', events: { component: 'horizontal-pod-autoscaler', stream: 'horizontal-pod-autoscaler events' } });
     this.settings = { ...DEFAULT_SETTINGS, ...settings };
-    this.hpas = deps.informers.informerFor<HorizontalPodAutoscaler>(HORIZONTALPODAUTOSCALERS);
-    this.pods = deps.informers.informerFor<Pod>(PODS);
-    this.recorder = eventRecorder(deps, 'horizontal-pod-autoscaler', 'horizontal-pod-autoscaler events');
-    this.loop = controlLoop(deps, {
-      name: 'horizontal-pod-autoscaler',
-      workers: CONCURRENT_SYNCS.horizontalpodautoscaler ?? 5,
-      informers: [this.hpas, this.pods] as SharedIndexInformer[],
-      sync: (key, ctx) => this.sync(key, ctx),
-    });
     this.hpas.addEventHandler({
       onAdd: (hpa) => this.enqueue(hpa, true),
       // A status write (its own) changes nothing the next periodic sync would not see.
@@ -79,14 +67,6 @@ export class HorizontalController {
     });
   }
 
-  async run(): Promise<void> {
-    await this.loop.run();
-  }
-
-  shutDown(): void {
-    this.loop.shutDown();
-  }
-
   /** enqueueHPA: AddRateLimited, which waits the sync period. */
   private enqueue(hpa: HorizontalPodAutoscaler, changed: boolean): void {
     const key = deletionHandlingKey(hpa);
@@ -95,7 +75,7 @@ export class HorizontalController {
     else this.loop.queue.addAfter(key, HPA_SYNC_PERIOD_MS, { background: true });
   }
 
-  private async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
+  protected async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const hpa = this.hpas.indexer.getByName(namespace, name);
     if (!hpa) {

@@ -9,14 +9,13 @@
 import { labelSelectorAsSelector, SelectorError, type Selector } from '../../api/labels';
 import { isStatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
-import type { Clock } from '../../clock';
-import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
+import type { ReconcileContext } from '../../client/controller';
 import { isNotFound } from '../../client/errors';
-import type { EventRecorder } from '../../client/events';
-import { deletedObject, DeletedFinalStateUnknown, splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, DeletedFinalStateUnknown, splitMetaNamespaceKey } from '../../client/informer';
 import { PODS, REPLICASETS } from '../../client/resources';
 import { claimThroughApi, controllerOf } from '../util/controller-ref-manager';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import type { ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 import { cachedController, controllersSelecting } from '../util/owner-lookup';
 import { deepEqual } from '../../api/deep-equal';
 import { ControllerExpectations } from '../util/expectations';
@@ -36,26 +35,13 @@ const STATUS_UPDATE_RETRIES = 1;
 const podKey = (pod: Pod): string => `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
 const rsKey = (rs: ReplicaSet): string => `${rs.metadata.namespace ?? ''}/${rs.metadata.name ?? ''}`;
 
-export class ReplicaSetController {
-  readonly loop: Controller;
-  readonly expectations: ControllerExpectations;
-  private readonly replicaSets: SharedIndexInformer<ReplicaSet>;
-  private readonly pods: SharedIndexInformer<Pod>;
-  private readonly recorder: EventRecorder;
-  private readonly clock: Clock;
+export class ReplicaSetController extends LoopController {
+  readonly expectations = new ControllerExpectations(this.clock);
+  private readonly replicaSets = this.informer<ReplicaSet>(REPLICASETS, { [CONTROLLER_UID_INDEX]: controllerUidIndexFunc });
+  private readonly pods = this.informer<Pod>(PODS, { [POD_CONTROLLER_UID_INDEX]: podControllerUidIndexFunc });
 
   constructor(deps: ControllerDeps) {
-    this.clock = deps.clock;
-    this.expectations = new ControllerExpectations(deps.clock);
-    this.replicaSets = deps.informers.informerFor<ReplicaSet>(REPLICASETS, {}, { [CONTROLLER_UID_INDEX]: controllerUidIndexFunc });
-    this.pods = deps.informers.informerFor<Pod>(PODS, {}, { [POD_CONTROLLER_UID_INDEX]: podControllerUidIndexFunc });
-    this.recorder = eventRecorder(deps, 'replicaset-controller', 'replicaset events');
-    this.loop = controlLoop(deps, {
-      name: 'replicaset',
-      workers: CONCURRENT_SYNCS.replicaset ?? 5,
-      informers: [this.replicaSets, this.pods] as SharedIndexInformer[],
-      sync: (key, ctx) => this.sync(key, ctx),
-    });
+    super(deps, { name: 'replicaset', events: { component: 'replicaset-controller', stream: 'replicaset events' } });
     this.replicaSets.addEventHandler({
       onAdd: (rs) => this.loop.enqueue(rsKey(rs), rs),
       onUpdate: (old, rs) => {
@@ -70,14 +56,6 @@ export class ReplicaSetController {
       onUpdate: (old, pod) => this.updatePod(old, pod),
       onDelete: (obj) => this.deletePod(obj),
     });
-  }
-
-  run(): Promise<void> {
-    return this.loop.run();
-  }
-
-  shutDown(): void {
-    this.loop.shutDown();
   }
 
   private deleteReplicaSet(obj: ReplicaSet | DeletedFinalStateUnknown<ReplicaSet>): void {
@@ -140,7 +118,7 @@ export class ReplicaSetController {
     this.loop.enqueue(rsKey(rs), obj);
   }
 
-  private async sync(key: string, ctx: ReconcileContext): Promise<void> {
+  protected async sync(key: string, ctx: ReconcileContext): Promise<void> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const rs = this.replicaSets.indexer.getByName(namespace, name);
     if (!rs) {

@@ -11,11 +11,12 @@
  */
 import type { ResourceRegistry } from '../../api/registry';
 import type { GroupVersionResource, KubeObject } from '../../api/types';
-import type { Clock, Timer } from '../../clock';
-import { CONCURRENT_SYNCS, type Controller, type ReconcileContext } from '../../client/controller';
-import { metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
+import type { Timer } from '../../clock';
+import type { Controller, ReconcileContext } from '../../client/controller';
+import { metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown } from '../../client/informer';
 import { evaluatorFor } from '../../apiserver/admission/resourcequota/evaluators';
 import { controlLoop, type ControllerDeps } from '../util/deps';
+import { LoopController, loopWorkers } from '../util/loop-controller';
 import { QuotaMonitor } from './monitor';
 import { groupResourceKey, needsPriority, recalculatedStatus, sameHardLimits, statusNeedsUpdate, trackedResources, type GroupResource, type ResourceQuota } from './usage';
 
@@ -26,26 +27,19 @@ export const QUOTA_RESYNC_PERIOD_MS = 5 * 60_000;
 
 const RESOURCE_QUOTAS: GroupVersionResource = { group: '', version: 'v1', resource: 'resourcequotas' };
 
-export class ResourceQuotaController {
-  /** resourcequota_primary: recalculations. */
-  readonly loop: Controller;
-  /** resourcequota_priority: quotas whose status does not reflect their hard limits yet. */
+export class ResourceQuotaController extends LoopController {
+  /** resourcequota_priority: quotas whose status does not reflect their hard limits yet (`loop` is resourcequota_primary: recalculations). */
   readonly priority: Controller;
-  private readonly clock: Clock;
-  private readonly quotas: SharedIndexInformer<ResourceQuota>;
+  private readonly quotas = this.informer<ResourceQuota>(RESOURCE_QUOTAS);
   private readonly monitor: QuotaMonitor;
   private timer: Timer | undefined;
   private stopped = false;
 
   /** `registry`: the API server's resources, the discovery the quota monitor works from. */
   constructor(deps: ControllerDeps, registry: ResourceRegistry) {
-    this.clock = deps.clock;
-    this.quotas = deps.informers.informerFor<ResourceQuota>(RESOURCE_QUOTAS);
+    super(deps, { name: 'resourcequota' });
     this.monitor = new QuotaMonitor(deps.informers, registry, deps.clock, (gr, ns, because) => this.replenish(gr, ns, because));
-    const workers = CONCURRENT_SYNCS.resourcequota ?? 5;
-    const common = { workers, informers: [this.quotas] as SharedIndexInformer[], sync: (key: string, ctx: ReconcileContext) => this.sync(key, ctx) };
-    this.loop = controlLoop(deps, { ...common, name: 'resourcequota' });
-    this.priority = controlLoop(deps, { ...common, name: 'resourcequota-priority' });
+    this.priority = controlLoop(deps, { name: 'resourcequota-priority', workers: loopWorkers({ name: 'resourcequota' }), informers: this.informers, sync: (key, ctx) => this.sync(key, ctx) });
     this.quotas.addEventHandler({
       onAdd: (q) => this.addQuota(q),
       // Status updates are this controller's own (or admission's): only new hard limits matter.
@@ -56,17 +50,17 @@ export class ResourceQuotaController {
     });
   }
 
-  async run(): Promise<void> {
-    const loops = Promise.all([this.loop.run(), this.priority.run()]);
+  override async run(): Promise<void> {
+    const loops = Promise.all([super.run(), this.priority.run()]);
     await this.quotas.whenSynced();
     if (!this.stopped) this.scheduleResync(0);
     await loops;
   }
 
-  shutDown(): void {
+  override shutDown(): void {
     this.stopped = true;
     this.clock.clearTimer(this.timer);
-    this.loop.shutDown();
+    super.shutDown();
     this.priority.shutDown();
   }
 
@@ -93,7 +87,7 @@ export class ResourceQuotaController {
     }
   }
 
-  private async sync(key: string, ctx: ReconcileContext): Promise<void> {
+  protected async sync(key: string, ctx: ReconcileContext): Promise<void> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const quota = this.quotas.indexer.getByName(namespace, name);
     if (!quota) {

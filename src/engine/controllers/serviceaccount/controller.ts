@@ -8,11 +8,12 @@
 import { aggregateMessage } from '../../api/field';
 import { StatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
-import type { Controller, ReconcileContext } from '../../client/controller';
+import type { ReconcileContext } from '../../client/controller';
 import { isAlreadyExists } from '../../client/errors';
-import { deletedObject, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, type DeletedFinalStateUnknown } from '../../client/informer';
 import { NAMESPACES, SERVICEACCOUNTS } from '../../client/resources';
-import { controlLoop, type ControllerDeps } from '../util/deps';
+import type { ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 import type { Namespace } from '../util/types/namespace';
 
 export const SERVICE_ACCOUNT_CONTROLLER_ACCOUNT = 'service-account-controller';
@@ -20,20 +21,12 @@ export const SERVICE_ACCOUNT_CONTROLLER_ACCOUNT = 'service-account-controller';
 /** The accounts every namespace gets (--service-account-private-key-file aside, just "default"). */
 const ACCOUNTS_TO_ENSURE: readonly string[] = ['default'];
 
-export class ServiceAccountsController {
-  readonly loop: Controller;
-  private readonly namespaces: SharedIndexInformer<Namespace>;
-  private readonly accounts: SharedIndexInformer;
+export class ServiceAccountsController extends LoopController {
+  private readonly namespaces = this.informer<Namespace>(NAMESPACES);
+  private readonly accounts = this.informer(SERVICEACCOUNTS);
 
   constructor(deps: ControllerDeps) {
-    this.namespaces = deps.informers.informerFor<Namespace>(NAMESPACES);
-    this.accounts = deps.informers.informerFor(SERVICEACCOUNTS);
-    this.loop = controlLoop(deps, {
-      name: 'serviceaccount',
-      workers: 1,
-      informers: [this.namespaces, this.accounts] as SharedIndexInformer[],
-      sync: (key, ctx) => this.sync(key, ctx),
-    });
+    super(deps, { name: 'serviceaccount', workers: 1 });
     this.namespaces.addEventHandler({ onAdd: (ns) => this.loop.enqueueObject(ns), onUpdate: (_old, ns) => this.loop.enqueueObject(ns) });
     this.accounts.addEventHandler({
       onDelete: (obj: KubeObject | DeletedFinalStateUnknown) => {
@@ -43,15 +36,7 @@ export class ServiceAccountsController {
     });
   }
 
-  run(): Promise<void> {
-    return this.loop.run();
-  }
-
-  shutDown(): void {
-    this.loop.shutDown();
-  }
-
-  private async sync(name: string, ctx: ReconcileContext): Promise<void> {
+  protected async sync(name: string, ctx: ReconcileContext): Promise<void> {
     const ns = this.namespaces.indexer.getByName('', name);
     if (!ns || ns.status?.phase !== 'Active') return;
     const failures: Error[] = [];

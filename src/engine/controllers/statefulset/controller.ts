@@ -8,15 +8,14 @@
  */
 import { StatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
-import type { Clock } from '../../clock';
-import { CONCURRENT_SYNCS, requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isAlreadyExists, isNotFound } from '../../client/errors';
-import type { EventRecorder } from '../../client/events';
-import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown, type SharedIndexInformer } from '../../client/informer';
+import { deletedObject, metaNamespaceKey, splitMetaNamespaceKey, type DeletedFinalStateUnknown } from '../../client/informer';
 import { CONTROLLERREVISIONS, PERSISTENTVOLUMECLAIMS, PODS, STATEFULSETS } from '../../client/resources';
 import { controllerOf } from '../util/controller-ref-manager';
 import type { ControllerRevision } from '../util/history';
-import { controlLoop, eventRecorder, type ControllerDeps } from '../util/deps';
+import type { ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 import { cachedController } from '../util/owner-lookup';
 import type { Pod } from '../util/types/workload';
 import { findEqual, newRevision, templateOf } from './history';
@@ -27,28 +26,14 @@ import { own } from '../../api/own';
 
 export const STATEFULSET_CONTROLLER_ACCOUNT = 'statefulset-controller';
 
-export class StatefulSetController {
-  readonly loop: Controller;
-  private readonly clock: Clock;
-  private readonly sets: SharedIndexInformer<StatefulSet>;
-  private readonly pods: SharedIndexInformer<Pod>;
-  private readonly claims: SharedIndexInformer;
-  private readonly revisions: SharedIndexInformer<ControllerRevision>;
-  private readonly recorder: EventRecorder;
+export class StatefulSetController extends LoopController {
+  private readonly sets = this.informer<StatefulSet>(STATEFULSETS);
+  private readonly pods = this.informer<Pod>(PODS);
+  private readonly claims = this.informer(PERSISTENTVOLUMECLAIMS);
+  private readonly revisions = this.informer<ControllerRevision>(CONTROLLERREVISIONS);
 
   constructor(deps: ControllerDeps) {
-    this.clock = deps.clock;
-    this.sets = deps.informers.informerFor<StatefulSet>(STATEFULSETS);
-    this.pods = deps.informers.informerFor<Pod>(PODS);
-    this.claims = deps.informers.informerFor(PERSISTENTVOLUMECLAIMS);
-    this.revisions = deps.informers.informerFor<ControllerRevision>(CONTROLLERREVISIONS);
-    this.recorder = eventRecorder(deps, 'statefulset-controller', 'statefulset events');
-    this.loop = controlLoop(deps, {
-      name: 'statefulset',
-      workers: CONCURRENT_SYNCS.statefulset ?? 5,
-      informers: [this.sets, this.pods, this.claims, this.revisions] as SharedIndexInformer[],
-      sync: (key, ctx) => this.sync(key, ctx),
-    });
+    super(deps, { name: 'statefulset', events: { component: 'statefulset-controller', stream: 'statefulset events' } });
     this.sets.addEventHandler(this.loop.handler<StatefulSet>());
     const forPod = (obj: Pod | DeletedFinalStateUnknown<Pod>): void => {
       const pod = deletedObject(obj);
@@ -58,19 +43,11 @@ export class StatefulSetController {
     this.pods.addEventHandler({ onAdd: forPod, onUpdate: (_old, p) => forPod(p), onDelete: forPod });
   }
 
-  run(): Promise<void> {
-    return this.loop.run();
-  }
-
-  shutDown(): void {
-    this.loop.shutDown();
-  }
-
   private ownerOf(obj: KubeObject): StatefulSet | undefined {
     return cachedController(this.sets.indexer, 'StatefulSet', obj);
   }
 
-  private async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
+  protected async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const set = this.sets.indexer.getByName(namespace, name);
     if (!set) return;

@@ -7,47 +7,31 @@
  * Runs as system:serviceaccount:kube-system:ttl-after-finished-controller with
  * --concurrent-ttl-after-finished-syncs (5) workers.
  */
-import type { Clock } from '../../clock';
-import { requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
+import { requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isNotFound } from '../../client/errors';
-import { splitMetaNamespaceKey, type SharedIndexInformer } from '../../client/informer';
+import { splitMetaNamespaceKey } from '../../client/informer';
 import { JOBS } from '../../client/resources';
-import { controlLoop, type ControllerDeps } from '../util/deps';
+import type { ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 import { needsCleanup, ttlLeftMs, type Job } from './ttl';
 
 export const TTL_AFTER_FINISHED_ACCOUNT = 'ttl-after-finished-controller';
 
 const WORKERS = 5;
 
-export class TTLAfterFinishedController {
-  readonly loop: Controller;
-  private readonly clock: Clock;
-  private readonly jobs: SharedIndexInformer<Job>;
+export class TTLAfterFinishedController extends LoopController {
+  private readonly jobs = this.informer<Job>(JOBS);
 
   constructor(deps: ControllerDeps) {
-    this.clock = deps.clock;
-    this.jobs = deps.informers.informerFor<Job>(JOBS);
-    this.loop = controlLoop(deps, {
-      name: 'ttl-after-finished',
-      workers: WORKERS,
-      informers: [this.jobs] as SharedIndexInformer[],
-      sync: (key, ctx) => this.processJob(key, ctx),
-    });
+    super(deps, { name: 'ttl-after-finished', workers: WORKERS });
     const changed = (job: Job): void => {
       if (!job.metadata.deletionTimestamp && needsCleanup(job)) this.loop.enqueueObject(job);
     };
     this.jobs.addEventHandler({ onAdd: changed, onUpdate: (_old, job) => changed(job) });
   }
 
-  run(): Promise<void> {
-    return this.loop.run();
-  }
-
-  shutDown(): void {
-    this.loop.shutDown();
-  }
-
-  private async processJob(key: string, ctx: ReconcileContext): Promise<SyncResult> {
+  /** processJob. */
+  protected async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const cached = this.jobs.indexer.getByName(namespace, name);
     if (!cached) return;

@@ -10,9 +10,9 @@
 import type { ResourceRegistry } from '../../api/registry';
 import type { GroupVersionResource, KubeObject } from '../../api/types';
 import { typeCheckPolicy } from '../../apiserver/admission/policy/typechecking';
-import type { Controller, ReconcileContext } from '../../client/controller';
-import type { SharedIndexInformer } from '../../client/informer';
-import { controlLoop, type ControllerDeps } from '../util/deps';
+import type { ReconcileContext } from '../../client/controller';
+import type { ControllerDeps } from '../util/deps';
+import { LoopController } from '../util/loop-controller';
 
 export const VAP_STATUS_CONTROLLER_ACCOUNT = 'validatingadmissionpolicy-status-controller';
 
@@ -20,36 +20,21 @@ const POLICIES: GroupVersionResource = { group: 'admissionregistration.k8s.io', 
 
 const observed = (p: KubeObject): number | undefined => (p.status as { observedGeneration?: number } | undefined)?.observedGeneration;
 
-export class ValidatingAdmissionPolicyStatusController {
-  readonly loop: Controller;
-  private readonly policies: SharedIndexInformer;
+export class ValidatingAdmissionPolicyStatusController extends LoopController {
+  private readonly policies = this.informer(POLICIES);
 
   constructor(
     deps: ControllerDeps,
     private readonly registry: ResourceRegistry,
   ) {
-    this.policies = deps.informers.informerFor(POLICIES);
-    this.loop = controlLoop(deps, {
-      name: 'validatingadmissionpolicy-status',
-      workers: 1,
-      informers: [this.policies],
-      sync: (key, ctx) => this.sync(key, ctx),
-    });
+    super(deps, { name: 'validatingadmissionpolicy-status', workers: 1 });
     const changed = (p: KubeObject): void => {
       if (observed(p) !== p.metadata.generation) this.loop.enqueueObject(p);
     };
     this.policies.addEventHandler({ onAdd: changed, onUpdate: (_old, p) => changed(p) });
   }
 
-  run(): Promise<void> {
-    return this.loop.run();
-  }
-
-  shutDown(): void {
-    this.loop.shutDown();
-  }
-
-  private async sync(name: string, ctx: ReconcileContext): Promise<void> {
+  protected async sync(name: string, ctx: ReconcileContext): Promise<void> {
     const policy = this.policies.indexer.getByName('', name);
     if (!policy || observed(policy) === policy.metadata.generation) return;
     const warnings = typeCheckPolicy(policy, this.registry);
