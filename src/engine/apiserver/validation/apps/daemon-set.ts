@@ -6,12 +6,12 @@ import { invalid, notSupported, Path, required, type ErrorList } from '../../../
 import { SelectorError } from '../../../api/labels';
 import { nameIsDNSSubdomain } from '../../../api/names';
 import type { KubeObject } from '../../../api/types';
-import { int, num, obj, str, type Obj } from '../core/json';
+import { int, num, obj, type Obj } from '../core/json';
 import { podTemplateValidationOptions } from '../core/podtemplate';
 import { validatePodTemplateSpec } from '../core/podtemplate';
 import { labelSelectorHasInvalidLabelValue, validateLabelSelector, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
 import { registerValidator } from '../registry';
-import { goStruct, labelSelectorValue } from './go-values';
+import { labelSelectorValue, rollingStrategyValue } from './go-values';
 import { intOrPercentValue, intOrString, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent';
 import { isDecremented, isEmptySelector, selectorOf, templateLabels, validateLongRunningPodSpec, validateSelectorImmutable } from './template';
 import { own } from '../../../api/own';
@@ -32,15 +32,6 @@ function validateRollingUpdate(ru: Obj, fldPath: Path): ErrorList {
   return errs;
 }
 
-/** The internal DaemonSetUpdateStrategy, as the unsupported-type error prints it. */
-function strategyValue(s: Obj): Map<string, unknown> {
-  const ru = obj(s['rollingUpdate']);
-  return goStruct([
-    ['Type', str(s['type'])],
-    ['RollingUpdate', ru ? goStruct([['MaxUnavailable', intOrString(ru['maxUnavailable'])], ['MaxSurge', intOrString(ru['maxSurge'])]]) : null],
-  ]);
-}
-
 function validateUpdateStrategy(strategy: Obj, fldPath: Path): ErrorList {
   switch (strategy['type']) {
     case 'OnDelete':
@@ -50,7 +41,7 @@ function validateUpdateStrategy(strategy: Obj, fldPath: Path): ErrorList {
       return ru ? validateRollingUpdate(ru, fldPath.child('rollingUpdate')) : [required(fldPath.child('rollingUpdate'), '')];
     }
     default:
-      return [notSupported(fldPath, strategyValue(strategy), ['RollingUpdate', 'OnDelete'])];
+      return [notSupported(fldPath, rollingStrategyValue(strategy), ['RollingUpdate', 'OnDelete'])];
   }
 }
 

@@ -3,16 +3,14 @@
  * selector and template, the rollout strategy, and the status counters.
  */
 import { forbidden, invalid, notSupported, Path, required, type ErrorList } from '../../../api/field';
-import { SelectorError } from '../../../api/labels';
 import { nameIsDNSSubdomain } from '../../../api/names';
 import type { KubeObject } from '../../../api/types';
-import { int, num, obj, str, type Obj } from '../core/json';
-import { podTemplateValidationOptions } from '../core/podtemplate';
-import { validateLabelSelector, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
+import { int, num, obj, type Obj } from '../core/json';
+import { validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
 import { registerValidator } from '../registry';
-import { goStruct, labelSelectorValue } from './go-values';
+import { rollingStrategyValue } from './go-values';
 import { intOrPercentValue, intOrString, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent';
-import { isDecremented, isEmptySelector, selectorOf, validatePodTemplateSpecForReplicaSet, validateSelectorImmutable } from './template';
+import { isDecremented, validateReplicaSetSelectorAndTemplate, validateSelectorImmutable } from './template';
 import { validateReplicaCounts } from './status';
 
 function validateRollingUpdate(ru: Obj, fldPath: Path): ErrorList {
@@ -28,15 +26,6 @@ function validateRollingUpdate(ru: Obj, fldPath: Path): ErrorList {
   return [...errs, ...isNotMoreThan100Percent(maxUnavailable, fldPath.child('maxUnavailable'))];
 }
 
-/** The internal DeploymentStrategy, as the unsupported-type error prints it. */
-function strategyValue(s: Obj): Map<string, unknown> {
-  const ru = obj(s['rollingUpdate']);
-  return goStruct([
-    ['Type', str(s['type'])],
-    ['RollingUpdate', ru ? goStruct([['MaxUnavailable', intOrString(ru['maxUnavailable'])], ['MaxSurge', intOrString(ru['maxSurge'])]]) : null],
-  ]);
-}
-
 function validateStrategy(strategy: Obj, fldPath: Path): ErrorList {
   const ru = obj(strategy['rollingUpdate']);
   switch (strategy['type']) {
@@ -45,22 +34,13 @@ function validateStrategy(strategy: Obj, fldPath: Path): ErrorList {
     case 'RollingUpdate':
       return ru ? validateRollingUpdate(ru, fldPath.child('rollingUpdate')) : [required(fldPath.child('rollingUpdate'), 'this should be defaulted and never be nil')];
     default:
-      return [notSupported(fldPath, strategyValue(strategy), ['Recreate', 'RollingUpdate'])];
+      return [notSupported(fldPath, rollingStrategyValue(strategy), ['Recreate', 'RollingUpdate'])];
   }
 }
 
 function validateSpec(spec: Obj, oldSpec: Obj | undefined, fldPath: Path): ErrorList {
   const errs = validateNonnegativeField(int(spec['replicas']), fldPath.child('replicas'));
-  const sel = obj(spec['selector']);
-  if (!sel) errs.push(required(fldPath.child('selector'), ''));
-  else {
-    errs.push(...validateLabelSelector(sel, { allowInvalidLabelValueInSelector: false }, fldPath.child('selector')));
-    if (isEmptySelector(sel)) errs.push(invalid(fldPath.child('selector'), labelSelectorValue(sel), 'empty selector is invalid for deployment'));
-  }
-  const selector = selectorOf(sel);
-  const template = obj(spec['template']) ?? {};
-  if (selector instanceof SelectorError) errs.push(invalid(fldPath.child('selector'), labelSelectorValue(sel), 'invalid label selector'));
-  else errs.push(...validatePodTemplateSpecForReplicaSet(template, selector, fldPath.child('template'), podTemplateValidationOptions(obj(oldSpec?.['template']))));
+  errs.push(...validateReplicaSetSelectorAndTemplate(spec, oldSpec, fldPath));
   errs.push(...validateStrategy(obj(spec['strategy']) ?? {}, fldPath.child('strategy')));
   const minReadySeconds = int(spec['minReadySeconds']);
   errs.push(...validateNonnegativeField(minReadySeconds, fldPath.child('minReadySeconds')));

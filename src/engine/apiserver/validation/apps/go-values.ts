@@ -5,7 +5,8 @@
  * goJson keeps that order.
  */
 import { isObject } from '../../../api/types';
-import { arr, obj, str } from '../core/json';
+import { arr, obj, str, type Obj } from '../core/json';
+import { intOrString } from './int-or-percent';
 
 type Fields = [string, unknown][];
 
@@ -43,4 +44,16 @@ export function labelSelectorValue(sel: unknown): Map<string, unknown> | null {
     );
   }
   return out;
+}
+
+/**
+ * The internal DeploymentStrategy or DaemonSetUpdateStrategy (the same two fields, and a rolling
+ * update of maxUnavailable and maxSurge), as an unsupported strategy type error prints it.
+ */
+export function rollingStrategyValue(s: Obj): Map<string, unknown> {
+  const ru = obj(s['rollingUpdate']);
+  return goStruct([
+    ['Type', str(s['type'])],
+    ['RollingUpdate', ru ? goStruct([['MaxUnavailable', intOrString(ru['maxUnavailable'])], ['MaxSurge', intOrString(ru['maxSurge'])]]) : null],
+  ]);
 }

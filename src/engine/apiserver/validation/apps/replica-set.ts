@@ -2,35 +2,21 @@
  * ReplicaSet rules (pkg/apis/apps/validation and the apps/v1 registry strategy). Upstream's empty
  * selector message names "deployment" here too.
  */
-import { invalid, Path, required, type ErrorList } from '../../../api/field';
-import { SelectorError } from '../../../api/labels';
+import { Path, type ErrorList } from '../../../api/field';
 import { nameIsDNSSubdomain } from '../../../api/names';
 import type { KubeObject } from '../../../api/types';
 import { int, num, obj, type Obj } from '../core/json';
-import { podTemplateValidationOptions } from '../core/podtemplate';
-import { validateLabelSelector, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
+import { validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
 import { registerValidator } from '../registry';
-import { labelSelectorValue } from './go-values';
 import { validateReplicaCounts } from './status';
-import { isEmptySelector, selectorOf, validatePodTemplateSpecForReplicaSet, validateSelectorImmutable } from './template';
+import { validateReplicaSetSelectorAndTemplate, validateSelectorImmutable } from './template';
 
 function validateSpec(spec: Obj, oldSpec: Obj | undefined, fldPath: Path): ErrorList {
   const errs = [
     ...validateNonnegativeField(int(spec['replicas']), fldPath.child('replicas')),
     ...validateNonnegativeField(int(spec['minReadySeconds']), fldPath.child('minReadySeconds')),
   ];
-  const sel = obj(spec['selector']);
-  if (!sel) errs.push(required(fldPath.child('selector'), ''));
-  else {
-    errs.push(...validateLabelSelector(sel, { allowInvalidLabelValueInSelector: false }, fldPath.child('selector')));
-    if (isEmptySelector(sel)) errs.push(invalid(fldPath.child('selector'), labelSelectorValue(sel), 'empty selector is invalid for deployment'));
-  }
-  const selector = selectorOf(sel);
-  if (selector instanceof SelectorError) errs.push(invalid(fldPath.child('selector'), labelSelectorValue(sel), 'invalid label selector'));
-  else {
-    const opts = podTemplateValidationOptions(obj(oldSpec?.['template']));
-    errs.push(...validatePodTemplateSpecForReplicaSet(obj(spec['template']) ?? {}, selector, fldPath.child('template'), opts));
-  }
+  errs.push(...validateReplicaSetSelectorAndTemplate(spec, oldSpec, fldPath));
   return errs;
 }
 

@@ -10,12 +10,12 @@ import type { KubeObject } from '../../../api/types';
 import { int, isSet, num, obj, semanticEqual, str, type Obj } from '../core/json';
 import { validatePodSpecificAnnotations } from '../core/podannotations';
 import { podTemplateValidationOptions } from '../core/podtemplate';
-import { validateAnnotations, validateLabels, validateLabelSelector, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
+import { validateAnnotations, validateLabels, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
 import { registerValidator } from '../registry';
 import { goStruct, labelSelectorValue } from './go-values';
 import { intOrPercentValue, intOrString, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent';
 import { validateReplicaCounts } from './status';
-import { isDecremented, isEmptySelector, selectorOf, validateLongRunningPodSpec, validateSelectorMatchesTemplate } from './template';
+import { isDecremented, selectorOf, validateLongRunningPodSpec, validateRequiredSelector, validateSelectorMatchesTemplate } from './template';
 import { own } from '../../../api/own';
 
 const retentionPolicies = ['Retain', 'Delete'];
@@ -83,11 +83,7 @@ function validateSpec(spec: Obj, oldSpec: Obj | undefined, fldPath: Path): Error
   const ordinals = obj(spec['ordinals']);
   if (ordinals) errs.push(...validateNonnegativeField(int(ordinals['start']), fldPath.child('ordinals.start')));
   const sel = obj(spec['selector']);
-  if (!sel) errs.push(required(fldPath.child('selector'), ''));
-  else {
-    errs.push(...validateLabelSelector(sel, { allowInvalidLabelValueInSelector: false }, fldPath.child('selector')));
-    if (isEmptySelector(sel)) errs.push(invalid(fldPath.child('selector'), labelSelectorValue(sel), 'empty selector is invalid for statefulset'));
-  }
+  errs.push(...validateRequiredSelector(sel, 'statefulset', fldPath.child('selector')));
   const selector = selectorOf(sel);
   const template = obj(spec['template']) ?? {};
   if (selector instanceof SelectorError) errs.push(invalid(fldPath.child('selector'), labelSelectorValue(sel), ''));

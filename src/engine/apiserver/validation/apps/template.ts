@@ -2,11 +2,12 @@
  * What every workload checks about its selector and pod template (pkg/apis/apps/validation):
  * the selector must be non-empty and select the template's own labels, and the pods run forever.
  */
-import { forbidden, invalid, notSupported, type ErrorList, type Path } from '../../../api/field';
+import { forbidden, invalid, notSupported, required, type ErrorList, type Path } from '../../../api/field';
 import { labelSelectorAsSelector, Selector, SelectorError, type LabelSelector } from '../../../api/labels';
 import { isSet, obj, objs, str, strs, type Obj } from '../core/json';
 import type { PodValidationOptions } from '../core/options';
-import { validatePodTemplateSpec } from '../core/podtemplate';
+import { podTemplateValidationOptions, validatePodTemplateSpec } from '../core/podtemplate';
+import { validateLabelSelector } from '../meta';
 import { semanticEqual } from '../core/json';
 import { labelSelectorValue, stringMap } from './go-values';
 
@@ -45,12 +46,39 @@ export function validateLongRunningPodSpec(template: Obj, kindName: string, fldP
 }
 
 /** ValidatePodTemplateSpecForReplicaSet, shared by Deployments (whose errors still say ReplicaSet). */
-export function validatePodTemplateSpecForReplicaSet(template: Obj, selector: Selector, fldPath: Path, opts: PodValidationOptions): ErrorList {
+function validatePodTemplateSpecForReplicaSet(template: Obj, selector: Selector, fldPath: Path, opts: PodValidationOptions): ErrorList {
   return [
     ...validateSelectorMatchesTemplate(selector, template, fldPath),
     ...validatePodTemplateSpec(template, fldPath, opts),
     ...validateLongRunningPodSpec(template, 'ReplicaSet', fldPath),
   ];
+}
+
+/**
+ * A workload's selector, which must be given, valid and non-empty: the empty-selector message
+ * names `kindName` ("deployment", which ReplicaSets use too, or "statefulset").
+ */
+export function validateRequiredSelector(sel: Obj | undefined, kindName: string, fldPath: Path): ErrorList {
+  if (!sel) return [required(fldPath, '')];
+  const errs = validateLabelSelector(sel, { allowInvalidLabelValueInSelector: false }, fldPath);
+  if (isEmptySelector(sel)) errs.push(invalid(fldPath, labelSelectorValue(sel), `empty selector is invalid for ${kindName}`));
+  return errs;
+}
+
+/**
+ * The selector and pod template of a ReplicaSet spec, and of a Deployment spec, which upstream
+ * validates with the ReplicaSet rules: the template is checked only against a selector that parses.
+ */
+export function validateReplicaSetSelectorAndTemplate(spec: Obj, oldSpec: Obj | undefined, fldPath: Path): ErrorList {
+  const sel = obj(spec['selector']);
+  const errs = validateRequiredSelector(sel, 'deployment', fldPath.child('selector'));
+  const selector = selectorOf(sel);
+  if (selector instanceof SelectorError) errs.push(invalid(fldPath.child('selector'), labelSelectorValue(sel), 'invalid label selector'));
+  else {
+    const opts = podTemplateValidationOptions(obj(oldSpec?.['template']));
+    errs.push(...validatePodTemplateSpecForReplicaSet(obj(spec['template']) ?? {}, selector, fldPath.child('template'), opts));
+  }
+  return errs;
 }
 
 /** Whether a selector has neither matchLabels nor matchExpressions. */
