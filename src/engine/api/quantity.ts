@@ -9,11 +9,11 @@
  * upstream caches it, which is why "1e3" reads back as "1e3" and "1000m" as "1000m".
  */
 
+import { fail, ok, type Ok, type Result } from './result';
+
 export type QuantityFormat = 'DecimalExponent' | 'BinarySI' | 'DecimalSI';
 
 const splitREString = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
-
-export class QuantityParseError extends Error {}
 
 export const errFormatWrong = `quantities must match the regular expression '${splitREString}'`;
 export const errSuffix = "unable to parse quantity's suffix";
@@ -328,28 +328,34 @@ function splitQuantity(str: string): QuantityParts | undefined {
  * Quantities parsed before, by their text: every pod repeats the same few ("100m", "128Mi"),
  * and a Quantity never changes. Bounded: emptied when full.
  */
-const parsedQuantities = new Map<string, Quantity>();
+const parsedQuantities = new Map<string, Ok<Quantity>>();
 const PARSED_QUANTITIES_MAX = 4096;
 
-/** ParseQuantity: the quantity, or the error kube-apiserver reports. */
-export function parseQuantity(str: string): Quantity | QuantityParseError {
+/** ParseQuantity: the quantity, or the error text kube-apiserver reports. */
+export function parseQuantity(str: string): Result<Quantity> {
   const known = parsedQuantities.get(str);
   if (known) return known;
   const q = parseText(str);
-  if (q instanceof Quantity) {
+  if (q.ok) {
     if (parsedQuantities.size >= PARSED_QUANTITIES_MAX) parsedQuantities.clear();
     parsedQuantities.set(str, q);
   }
   return q;
 }
 
-function parseText(str: string): Quantity | QuantityParseError {
-  if (str.length === 0) return new QuantityParseError(errFormatWrong);
-  if (str === '0') return Quantity.parsed(0n, 0, 'DecimalSI', '0', false);
+/** The quantity a text parses to, or undefined when it does not parse. */
+export function quantityOrUndefined(str: string): Quantity | undefined {
+  const q = parseQuantity(str);
+  return q.ok ? q.value : undefined;
+}
+
+function parseText(str: string): Result<Quantity> {
+  if (str.length === 0) return fail(errFormatWrong);
+  if (str === '0') return ok(Quantity.parsed(0n, 0, 'DecimalSI', '0', false));
   const parts = splitQuantity(str);
-  if (!parts) return new QuantityParseError(errFormatWrong);
+  if (!parts) return fail(errFormatWrong);
   const meaning = interpretSuffix(parts.suffix);
-  if (!meaning) return new QuantityParseError(errSuffix);
+  if (!meaning) return fail(errSuffix);
   const { positive, num, denom } = parts;
   let { format } = meaning;
 
@@ -380,7 +386,7 @@ function parseText(str: string): Quantity | QuantityParseError {
           format === 'BinarySI'
             ? meaning.exponent % 10 === 0 && (value & 7n) !== 0n
             : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
-        return Quantity.parsed(signed, scale, format, keep ? str : '', false);
+        return ok(Quantity.parsed(signed, scale, format, keep ? str : '', false));
       }
     }
   }
@@ -405,12 +411,12 @@ function parseText(str: string): Quantity | QuantityParseError {
       format = 'DecimalSI';
     }
   }
-  return Quantity.parsed(positive ? unscaled : -unscaled, exponent, format, '', true);
+  return ok(Quantity.parsed(positive ? unscaled : -unscaled, exponent, format, '', true));
 }
 
 /** For constants and tests: parse or throw. */
 export function mustParseQuantity(str: string): Quantity {
   const q = parseQuantity(str);
-  if (q instanceof QuantityParseError) throw new Error(`cannot parse '${str}': ${q.message}`);
-  return q;
+  if (!q.ok) throw new Error(`cannot parse '${str}': ${q.error}`);
+  return q.value;
 }

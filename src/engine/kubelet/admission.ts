@@ -86,8 +86,8 @@ export function resourceAmounts(list: ResourceList): Requests {
   const out: Requests = new Map();
   for (const [name, raw] of Object.entries(list)) {
     const q = parseQuantity(String(raw));
-    if (q instanceof Error) continue;
-    out.set(name, name === CPU ? q.milliValue() : q.value());
+    if (!q.ok) continue;
+    out.set(name, name === CPU ? q.value.milliValue() : q.value.value());
   }
   return out;
 }

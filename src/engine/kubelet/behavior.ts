@@ -12,7 +12,7 @@
  * ignored as a whole and reported, so a typo never half-applies.
  */
 import { goQuote } from '../api/gofmt';
-import { parseQuantity, QuantityParseError } from '../api/quantity';
+import { parseQuantity } from '../api/quantity';
 import { isSidecar, type Container, type Pod } from './api';
 import { parseVirtualDuration } from '../api/duration';
 import { firstCrossing, parseCurve, type Curve, type UsageSpec } from './usage';
@@ -242,8 +242,8 @@ function withMemoryLimit(b: ContainerBehavior, spec: Container | undefined): Con
   const limitText = spec?.resources?.limits?.memory;
   if (!memory || limitText === undefined) return b;
   const limit = parseQuantity(String(limitText));
-  if (limit instanceof QuantityParseError) return b;
-  const at = firstCrossing(memory, limit.value());
+  if (!limit.ok) return b;
+  const at = firstCrossing(memory, limit.value.value());
   if (at === undefined || (b.exit && b.exit.afterMs <= at)) return b;
   return { ...b, exit: { kind: 'oom', code: 137, afterMs: at } };
 }

@@ -166,8 +166,8 @@ function canonical(text: string): string {
 
 function quantity(text: string): Quantity {
   const q = parseQuantity(text);
-  if (q instanceof Error) throw new Error(`kubelet: invalid node capacity ${JSON.stringify(text)}: ${q.message}`);
-  return q;
+  if (!q.ok) throw new Error(`kubelet: invalid node capacity ${JSON.stringify(text)}: ${q.error}`);
+  return q.value;
 }
 
 function uuidOf(text: string): string {

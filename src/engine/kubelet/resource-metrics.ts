@@ -7,7 +7,7 @@
  * is ready, capped at the container's CPU limit; the node's counter is its containers' plus
  * what the node's own daemons use.
  */
-import { parseQuantity, QuantityParseError } from '../api/quantity';
+import { quantityOrUndefined } from '../api/quantity';
 import type { Container } from './api';
 import { isRunning, type ContainerInstance } from './containers';
 import type { PodWorker } from './pod-workers';
@@ -45,8 +45,8 @@ interface CpuCounter {
 function limitOf(spec: Container, resource: 'cpu' | 'memory'): number | undefined {
   const text = spec.resources?.limits?.[resource];
   if (text === undefined) return undefined;
-  const q = parseQuantity(String(text));
-  if (q instanceof QuantityParseError) return undefined;
+  const q = quantityOrUndefined(String(text));
+  if (!q) return undefined;
   return resource === 'cpu' ? q.scaledValue(-9) : q.value();
 }
 

@@ -13,7 +13,7 @@
  * Without a level, a container idles at a small CPU and memory footprint derived from its image
  * name (the same on every node and in every run).
  */
-import { parseQuantity, QuantityParseError } from '../api/quantity';
+import { parseQuantity } from '../api/quantity';
 import { goQuote } from '../api/gofmt';
 import { parseVirtualDuration } from '../api/duration';
 
@@ -64,8 +64,9 @@ export function parseCurve(key: string, text: string, resource: UsageResource): 
     } else if (i > 0) {
       return { error: `${key}: point ${goQuote(part)} needs a time (value@time, as in 900m@2m)` };
     }
-    const q = parseQuantity(valueText);
-    if (q instanceof QuantityParseError) return { error: `${key}: ${goQuote(valueText)}: ${q.message}` };
+    const parsed = parseQuantity(valueText);
+    if (!parsed.ok) return { error: `${key}: ${goQuote(valueText)}: ${parsed.error}` };
+    const q = parsed.value;
     if (q.sign() < 0) return { error: `${key}: ${goQuote(valueText)} must not be negative` };
     const value = resource === 'cpu' ? q.scaledValue(-9) : q.value();
     const previous = points[points.length - 1];

@@ -3,7 +3,7 @@
  * container name and image lists, "a,b,c + N more..." lists, and safe reads of plain JSON.
  */
 import { labelSelectorAsSelector, SelectorError, type LabelSelector } from '../api/labels';
-import { parseQuantity, QuantityParseError } from '../api/quantity';
+import { parseQuantity } from '../api/quantity';
 import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../api/types';
 import { humanDuration } from './duration';
 import { setOwn } from '../api/own';
@@ -67,7 +67,7 @@ export function listWithMore(items: string[], max: number): string {
 export function quantityString(v: unknown): string {
   if (v === undefined || v === null) return '0';
   const q = parseQuantity(typeof v === 'number' ? String(v) : str(v));
-  return q instanceof QuantityParseError ? str(v) : q.toString();
+  return q.ok ? q.value.toString() : str(v);
 }
 
 /** intstr.IntOrString.String(). */

@@ -3,7 +3,7 @@
  * which kube-apiserver's aggregator passes through: NAME, a column per resource in the usage
  * (cpu, memory) with the summed quantity, and WINDOW.
  */
-import { parseQuantity, Quantity, QuantityParseError } from '../api/quantity';
+import { quantityOrUndefined, type Quantity } from '../api/quantity';
 import type { KubeObject } from '../api/types';
 import { obj, objs, str } from './format';
 import { column, type Printer } from './table';
@@ -21,8 +21,8 @@ const columns = [
 function sum(usages: readonly Record<string, unknown>[], resource: string): string {
   let total: Quantity | undefined;
   for (const u of usages) {
-    const q = parseQuantity(str(own(u, resource)));
-    if (q instanceof QuantityParseError) continue;
+    const q = quantityOrUndefined(str(own(u, resource)));
+    if (!q) continue;
     total = total ? total.add(q) : q;
   }
   return total ? total.toString() : '0';

@@ -9,7 +9,7 @@
  * reported), an error from a type's own UnmarshalJSON (quantities, int-or-string, times) stops
  * decoding at once. Both end the request; strict-mode findings only matter when neither happened.
  */
-import { parseQuantity, QuantityParseError } from '../../api/quantity';
+import { parseQuantity } from '../../api/quantity';
 import { goQuote } from '../../api/gofmt';
 import { own, setOwn } from '../../api/own';
 import type { SchemaNode } from '../../api/openapi/types';
@@ -244,8 +244,8 @@ class Decoder {
         if (node.kind === 'null') return '0';
         const text = node.kind === 'string' ? node.value : node.kind === 'number' ? node.text : JSON.stringify(toJsonValue(node));
         const q = parseQuantity(text.trim());
-        if (q instanceof QuantityParseError) throw this.fatal(q.message);
-        return q.toString();
+        if (!q.ok) throw this.fatal(q.error);
+        return q.value.toString();
       }
       case 'intstr':
         if (node.kind === 'string') return node.value;

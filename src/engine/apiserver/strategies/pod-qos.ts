@@ -3,7 +3,7 @@
  * status.qosClass on create: Guaranteed when every container limits cpu and memory and requests
  * equal limits, BestEffort when nothing is requested or limited, Burstable otherwise.
  */
-import { parseQuantity, Quantity } from '../../api/quantity';
+import { quantityOrUndefined, type Quantity } from '../../api/quantity';
 import { isObject, type JsonObject, type JsonValue } from '../../api/types';
 
 const QOS_RESOURCES = ['cpu', 'memory'];
@@ -48,8 +48,8 @@ function positiveQuantities(list: JsonValue | undefined): [string, Quantity][] {
   const out: [string, Quantity][] = [];
   for (const [name, v] of Object.entries(list)) {
     if (!QOS_RESOURCES.includes(name) || (typeof v !== 'string' && typeof v !== 'number')) continue;
-    const q = parseQuantity(String(v));
-    if (q instanceof Quantity && q.sign() > 0) out.push([name, q]);
+    const q = quantityOrUndefined(String(v));
+    if (q && q.sign() > 0) out.push([name, q]);
   }
   return out;
 }

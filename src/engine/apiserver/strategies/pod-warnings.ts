@@ -5,7 +5,7 @@
  * in sorted order where upstream ranges over a Go map.
  */
 import { Path } from '../../api/field';
-import { parseQuantity, Quantity } from '../../api/quantity';
+import { quantityOrUndefined } from '../../api/quantity';
 import { own, table } from '../../api/own';
 import { isObject, type JsonObject, type JsonValue } from '../../api/types';
 
@@ -63,8 +63,8 @@ const child = (base: Path | undefined, ...names: string[]): Path => (base ? base
 /** A quantity whose milli-value is not whole bytes: its canonical text, else undefined. */
 function fractionalBytes(v: JsonValue | undefined): string | undefined {
   if (typeof v !== 'string' && typeof v !== 'number') return undefined;
-  const q = parseQuantity(String(v));
-  if (!(q instanceof Quantity)) return undefined;
+  const q = quantityOrUndefined(String(v));
+  if (!q) return undefined;
   return q.milliValue() % 1000 !== 0 ? q.toString() : undefined;
 }
 

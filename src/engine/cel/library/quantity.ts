@@ -1,6 +1,6 @@
 /** Kubernetes' quantity library (k8s.io/apiserver/pkg/cel/library/quantity.go). */
 import type { Environment } from '@marcbachmann/cel-js';
-import { parseQuantity, Quantity, QuantityParseError } from '../../api/quantity';
+import { parseQuantity, Quantity } from '../../api/quantity';
 import { celError } from '../values';
 import { table } from '../../api/own';
 
@@ -33,15 +33,15 @@ function exactInteger(q: Quantity): bigint | undefined {
 
 function parse(s: string): CelQuantity {
   const q = parseQuantity(s);
-  if (q instanceof QuantityParseError) throw celError(q.message);
-  return new CelQuantity(q);
+  if (!q.ok) throw celError(q.error);
+  return new CelQuantity(q.value);
 }
 
 export function registerQuantity(env: Environment): void {
   env
     .registerType('kubernetes.Quantity', CelQuantity)
     .registerFunction('quantity(string): kubernetes.Quantity', parse)
-    .registerFunction('isQuantity(string): bool', (s: string) => !(parseQuantity(s) instanceof QuantityParseError))
+    .registerFunction('isQuantity(string): bool', (s: string) => parseQuantity(s).ok)
     .registerFunction('kubernetes.Quantity.sign(): int', (a: CelQuantity) => BigInt(a.q.sign()))
     .registerFunction('kubernetes.Quantity.isGreaterThan(kubernetes.Quantity): bool', (a: CelQuantity, b: CelQuantity) => a.q.cmp(b.q) > 0)
     .registerFunction('kubernetes.Quantity.isLessThan(kubernetes.Quantity): bool', (a: CelQuantity, b: CelQuantity) => a.q.cmp(b.q) < 0)

@@ -3,7 +3,7 @@
  * metrics.k8s.io turned into one sample per pod (the sum of its containers, or one container's),
  * and the utilization arithmetic (utilization.go) the replica calculator builds on.
  */
-import { parseQuantity, QuantityParseError } from '../../api/quantity';
+import { quantityOrUndefined } from '../../api/quantity';
 import { parseMetaDuration } from '../../api/duration';
 import { own } from '../../api/own';
 import type { PodMetricsInfo } from './types';
@@ -18,8 +18,7 @@ export interface PodMetricsView {
 
 const milli = (q: string | undefined): number | undefined => {
   if (q === undefined) return undefined;
-  const parsed = parseQuantity(q);
-  return parsed instanceof QuantityParseError ? undefined : parsed.milliValue();
+  return quantityOrUndefined(q)?.milliValue();
 };
 
 const timeOf = (t: string | undefined): number => (t ? Date.parse(t) : 0);

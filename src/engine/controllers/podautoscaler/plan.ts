@@ -5,7 +5,7 @@
  * The rescale itself is the caller's; `afterRescale` finishes the plan with its outcome.
  */
 import { parseSelector, SelectorError, type Selector } from '../../api/labels';
-import { Quantity, parseQuantity, QuantityParseError } from '../../api/quantity';
+import { Quantity, parseQuantity, quantityOrUndefined } from '../../api/quantity';
 import type { AutoscalerDecision, AutoscalerMetric } from '../../trace/reconcile';
 import { setOwn } from '../../api/own';
 import { podResourceMetrics, type PodMetricsView } from './metrics';
@@ -125,8 +125,7 @@ const milliQuantity = (milli: number): string => Quantity.fromMilli(milli).toStr
 
 function milliOf(q: string | undefined): number | undefined {
   if (q === undefined) return undefined;
-  const parsed = parseQuantity(q);
-  return parsed instanceof QuantityParseError ? undefined : parsed.milliValue();
+  return quantityOrUndefined(q)?.milliValue();
 }
 
 /** The HPA's tolerances: the behavior's per direction (HPAConfigurableTolerance, beta in 1.35), else the flag's. */
@@ -136,11 +135,11 @@ export function tolerancesFor(hpa: HorizontalPodAutoscaler, tolerance: number): 
   const up = hpa.spec.behavior?.scaleUp?.tolerance;
   if (down !== undefined) {
     const q = parseQuantity(down);
-    if (!(q instanceof QuantityParseError)) t.scaleDown = q.milliValue() / 1000;
+    if (q.ok) t.scaleDown = q.value.milliValue() / 1000;
   }
   if (up !== undefined) {
     const q = parseQuantity(up);
-    if (!(q instanceof QuantityParseError)) t.scaleUp = q.milliValue() / 1000;
+    if (q.ok) t.scaleUp = q.value.milliValue() / 1000;
   }
   return t;
 }

@@ -6,7 +6,7 @@
  * as using their request (or the target, above 100%), and a correction that would reverse the
  * direction keeps the current count.
  */
-import { parseQuantity, QuantityParseError } from '../../api/quantity';
+import { quantityOrUndefined } from '../../api/quantity';
 import { metricUsageRatio, resourceUtilizationRatio } from './metrics';
 import type { Pod, PodMetricsInfo } from './types';
 
@@ -85,8 +85,7 @@ export const GO_ZERO_TIME = -62135596800000;
 const requestMilli = (requests: Record<string, string> | undefined, resource: string): number | undefined => {
   const q = requests && Object.hasOwn(requests, resource) ? requests[resource] : undefined;
   if (q === undefined) return undefined;
-  const parsed = parseQuantity(q);
-  return parsed instanceof QuantityParseError ? undefined : parsed.milliValue();
+  return quantityOrUndefined(q)?.milliValue();
 };
 
 /**

@@ -3,7 +3,7 @@
  * ReplicaSet running the Deployment's template?) and ComputeHash (the pod-template-hash label and
  * the new ReplicaSet's name suffix).
  */
-import { parseQuantity, QuantityParseError } from '../../api/quantity';
+import { parseQuantity } from '../../api/quantity';
 import { POD_TEMPLATE_HASH_LABEL, type PodTemplateSpec } from './types/workload';
 import { own } from '../../api/own';
 
@@ -58,7 +58,7 @@ function quantitiesEqual(x: unknown, y: unknown): boolean {
   if ((typeof x !== 'string' && typeof x !== 'number') || (typeof y !== 'string' && typeof y !== 'number')) return false;
   const qx = parseQuantity(String(x));
   const qy = parseQuantity(String(y));
-  return !(qx instanceof QuantityParseError) && !(qy instanceof QuantityParseError) && qx.cmp(qy) === 0;
+  return qx.ok && qy.ok && qx.value.cmp(qy.value) === 0;
 }
 
 /**

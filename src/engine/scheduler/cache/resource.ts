@@ -4,7 +4,7 @@
  * the containers, the larger of that and any init container (restartable sidecars add up),
  * pod-level requests overriding cpu/memory, then the pod overhead.
  */
-import { Quantity, QuantityParseError, parseQuantity } from '../../api/quantity';
+import { Quantity, quantityOrUndefined } from '../../api/quantity';
 import type { Container, Pod, ResourceList } from '../api';
 
 export const RESOURCE_CPU = 'cpu';
@@ -111,8 +111,8 @@ function parse(value: string | number): ParsedQuantity | null {
   const text = String(value);
   let p = parsed.get(text);
   if (p === undefined) {
-    const r = parseQuantity(text);
-    if (r instanceof QuantityParseError) {
+    const r = quantityOrUndefined(text);
+    if (!r) {
       p = null;
     } else {
       const milli = r.milliValue();

@@ -4,7 +4,7 @@
  * min, max and maxLimitRequestRatio, refusing with LimitRanger's own texts.
  */
 import { aggregateMessage } from '../../../api/field';
-import { parseQuantity, Quantity } from '../../../api/quantity';
+import { quantityOrUndefined, Quantity } from '../../../api/quantity';
 import { isObject, type JsonObject, type KubeObject } from '../../../api/types';
 import { admissionForbidden } from '../errors';
 import { isPod, type AdmissionAttributes, type AdmissionContext, type AdmissionPlugin } from '../types';
@@ -24,8 +24,8 @@ function resourceList(v: unknown): ResourceList {
   for (const k of Object.keys(v).sort()) {
     const raw = v[k];
     if (typeof raw !== 'string' && typeof raw !== 'number') continue;
-    const q = parseQuantity(String(raw));
-    if (q instanceof Quantity) out.set(k, q);
+    const q = quantityOrUndefined(String(raw));
+    if (q) out.set(k, q);
   }
   return out;
 }

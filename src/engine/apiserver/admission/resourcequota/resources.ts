@@ -2,7 +2,7 @@
  * ResourceLists as quota arithmetic sees them (k8s.io/apiserver/pkg/quota/v1): maps from
  * resource names to quantities, with the helpers quota admission and the quota controller share.
  */
-import { parseQuantity, Quantity } from '../../../api/quantity';
+import { quantityOrUndefined, Quantity } from '../../../api/quantity';
 import { isObject } from '../../../api/types';
 import { setOwn } from '../../../api/own';
 
@@ -13,8 +13,8 @@ export function parseResourceList(v: unknown): ResourceList {
   if (!isObject(v)) return out;
   for (const [k, raw] of Object.entries(v)) {
     if (typeof raw !== 'string' && typeof raw !== 'number') continue;
-    const q = parseQuantity(String(raw));
-    if (q instanceof Quantity) out.set(k, q);
+    const q = quantityOrUndefined(String(raw));
+    if (q) out.set(k, q);
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * becomes "1m") and written back as kube-apiserver serializes it (canonical, or the input text
  * where upstream keeps it). Text that is not a quantity is left for validation to reject.
  */
-import { parseQuantity, Quantity, QuantityParseError } from '../../../api/quantity';
+import { quantityOrUndefined, Quantity } from '../../../api/quantity';
 import type { JsonObject } from '../../../api/types';
 import { objectAt } from '../fields';
 
@@ -11,8 +11,7 @@ import { objectAt } from '../fields';
 export function quantityOf(v: unknown): Quantity | undefined {
   const text = typeof v === 'string' ? v.trim() : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
   if (text === undefined) return undefined;
-  const q = parseQuantity(text);
-  return q instanceof QuantityParseError ? undefined : q;
+  return quantityOrUndefined(text);
 }
 
 /** The serialized forms finer than a milli: micro and nano units (parsing stops at nano). */

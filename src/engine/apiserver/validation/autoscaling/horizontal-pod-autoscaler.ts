@@ -5,7 +5,7 @@
  */
 import { forbidden, invalid, notSupported, Path, required, type ErrorList } from '../../../api/field';
 import { isDNS1123Label, isValidPathSegmentName, nameIsDNSSubdomain } from '../../../api/names';
-import { parseQuantity, Quantity } from '../../../api/quantity';
+import { quantityOrUndefined, type Quantity } from '../../../api/quantity';
 import type { KubeObject } from '../../../api/types';
 import { int, num, obj, objs, str } from '../core/json';
 import { isExtendedResourceName, isNativeResource, isStandardContainerResourceName } from '../core/resourcenames';
@@ -45,8 +45,7 @@ function validateContainerResourceName(name: string, fldPath: Path): ErrorList {
 
 function quantity(v: unknown): Quantity | undefined {
   if (typeof v !== 'number' && typeof v !== 'string') return undefined;
-  const q = parseQuantity(String(v));
-  return q instanceof Quantity ? q : undefined;
+  return quantityOrUndefined(String(v));
 }
 
 function validateMetricTarget(target: Record<string, unknown>, fldPath: Path): ErrorList {

@@ -4,11 +4,12 @@
  * here the rules report them at their field with the decoder's message.
  */
 import { invalid, type FieldError, type Path } from '../../../api/field';
-import { parseQuantity as parseText, Quantity, QuantityParseError } from '../../../api/quantity';
+import { parseQuantity as parseText, Quantity } from '../../../api/quantity';
+import type { Result } from '../../../api/result';
 
 export { Quantity };
 
-function parsed(v: unknown): Quantity | QuantityParseError | undefined {
+function parsed(v: unknown): Result<Quantity> | undefined {
   if (typeof v === 'string') return parseText(v);
   if (typeof v === 'number') return parseText(String(v));
   return undefined;
@@ -17,13 +18,13 @@ function parsed(v: unknown): Quantity | QuantityParseError | undefined {
 /** The quantity, or undefined when absent or malformed. */
 export function parseQuantity(v: unknown): Quantity | undefined {
   const q = parsed(v);
-  return q instanceof Quantity ? q : undefined;
+  return q?.ok ? q.value : undefined;
 }
 
 /** The decoder's complaint about a malformed quantity, as a field error. */
 export function quantitySyntaxError(v: unknown, fldPath: Path): FieldError | undefined {
   const q = parsed(v);
-  if (q instanceof QuantityParseError) return invalid(fldPath, v, q.message);
+  if (q && !q.ok) return invalid(fldPath, v, q.error);
   if (q === undefined && v !== undefined && v !== null) return invalid(fldPath, v, 'quantities must be a string or a number');
   return undefined;
 }

@@ -4,7 +4,7 @@
  */
 import { invalid, Path, type ErrorList } from '../../../api/field';
 import { nameIsDNSSubdomain } from '../../../api/names';
-import { parseQuantity, Quantity } from '../../../api/quantity';
+import { quantityOrUndefined } from '../../../api/quantity';
 import type { KubeObject } from '../../../api/types';
 import { semanticEqual, str } from '../core/json';
 import { labelSelectorValue } from '../apps/go-values';
@@ -19,8 +19,8 @@ function validateCapacity(c: KubeObject, allowInvalidLabelValue: boolean): Error
   const className = str(c['storageClassName']);
   for (const msg of nameIsDNSSubdomain(className, false)) errs.push(invalid(Path.root('storageClassName'), className, msg));
   const raw = c['capacity'];
-  const q = typeof raw === 'string' || typeof raw === 'number' ? parseQuantity(String(raw)) : undefined;
-  if (q instanceof Quantity && q.sign() < 0) errs.push(invalid(Path.root('capacity'), q.toString(), 'must be greater than or equal to 0'));
+  const q = typeof raw === 'string' || typeof raw === 'number' ? quantityOrUndefined(String(raw)) : undefined;
+  if (q && q.sign() < 0) errs.push(invalid(Path.root('capacity'), q.toString(), 'must be greater than or equal to 0'));
   return errs;
 }
 
