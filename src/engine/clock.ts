@@ -30,7 +30,11 @@ interface TimerEntry extends Timer {
   readonly seq: number;
   readonly fn: TimerCallback;
   cancelled: boolean;
+  /** In the heap and neither run nor cancelled (what clearTimer may still cancel). */
+  live: boolean;
 }
+
+const NO_OPTIONS: TimerOptions = Object.freeze({});
 
 /** Host hooks: how to yield to the real event loop. Injected so the engine stays pure. */
 export interface ClockHost {
@@ -69,7 +73,6 @@ export class Clock {
   private heap: TimerEntry[] = [];
   /** Cancelled timers still in the heap (they leave it when they reach its top, or on compaction). */
   private cancelledInHeap = 0;
-  private byId = new Map<number, TimerEntry>();
   private liveNonDaemon = 0;
   private inflight = 0;
   private working = 0;
@@ -114,7 +117,7 @@ export class Clock {
     return rfc3339Micro(ms);
   }
 
-  setTimer(delayMs: number, fn: TimerCallback, options: TimerOptions = {}): Timer {
+  setTimer(delayMs: number, fn: TimerCallback, options: TimerOptions = NO_OPTIONS): Timer {
     const at = this.nowMs + Math.max(0, delayMs);
     const entry: TimerEntry = {
       id: this.nextId++,
@@ -124,26 +127,26 @@ export class Clock {
       daemon: options.daemon === true,
       label: options.label ?? 'timer',
       cancelled: false,
+      live: true,
     };
     this.push(entry);
-    this.byId.set(entry.id, entry);
     if (!entry.daemon) this.liveNonDaemon++;
     return entry;
   }
 
   /** A zero-delay task: runs after everything already due at the current instant. */
-  queueTask(fn: TimerCallback, options: TimerOptions = {}): Timer {
+  queueTask(fn: TimerCallback, options: TimerOptions = NO_OPTIONS): Timer {
     return this.setTimer(0, fn, options);
   }
 
   clearTimer(timer: Timer | number | undefined): void {
     if (timer === undefined) return;
-    const id = typeof timer === 'number' ? timer : timer.id;
-    const entry = this.byId.get(id);
-    if (!entry || entry.cancelled) return;
+    const entry = typeof timer === 'number' ? this.heap.find((t) => t.id === timer) : (timer as TimerEntry);
+    // A timer that ran, or one already cancelled: nothing to do.
+    if (!entry || !entry.live) return;
+    entry.live = false;
     entry.cancelled = true;
     this.cancelledInHeap++;
-    this.byId.delete(id);
     if (!entry.daemon) this.liveNonDaemon--;
   }
 
@@ -359,7 +362,7 @@ export class Clock {
 
   private async run(entry: TimerEntry): Promise<void> {
     this.remove(entry);
-    this.byId.delete(entry.id);
+    entry.live = false;
     if (!entry.daemon) this.liveNonDaemon--;
     if (entry.at > this.nowMs) this.nowMs = entry.at;
     try {
@@ -404,14 +407,17 @@ export class Clock {
 
   private push(entry: TimerEntry): void {
     const h = this.heap;
+    // Sift up by moving parents down into the hole, then place the entry once.
+    let i = h.length;
     h.push(entry);
-    let i = h.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (compareEntries(h[i]!, h[p]!) >= 0) break;
-      [h[i], h[p]] = [h[p]!, h[i]!];
+      const parent = h[p]!;
+      if (compareEntries(entry, parent) >= 0) break;
+      h[i] = parent;
       i = p;
     }
+    h[i] = entry;
   }
 
   /**
@@ -447,17 +453,29 @@ export class Clock {
 
   private siftDown(start: number): void {
     const h = this.heap;
+    const n = h.length;
+    if (start >= n) return;
+    const entry = h[start]!;
     let i = start;
+    // Move the smaller child up into the hole until the entry fits, then place it once.
     for (;;) {
       const l = 2 * i + 1;
+      if (l >= n) break;
       const r = l + 1;
-      let m = i;
-      if (l < h.length && compareEntries(h[l]!, h[m]!) < 0) m = l;
-      if (r < h.length && compareEntries(h[r]!, h[m]!) < 0) m = r;
-      if (m === i) break;
-      [h[i], h[m]] = [h[m]!, h[i]!];
-      i = m;
+      let c = l;
+      let child = h[l]!;
+      if (r < n) {
+        const right = h[r]!;
+        if (compareEntries(right, child) < 0) {
+          c = r;
+          child = right;
+        }
+      }
+      if (compareEntries(child, entry) >= 0) break;
+      h[i] = child;
+      i = c;
     }
+    h[i] = entry;
   }
 }
 

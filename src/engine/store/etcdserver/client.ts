@@ -11,7 +11,7 @@
  * With the instant latency model and a leader, every request completes before the call
  * returns, as the store did before it had Raft.
  */
-import type { Clock } from '../../clock';
+import type { Clock, TimerOptions } from '../../clock';
 import type { TraceBuffer } from '../../trace/buffer';
 import type { EtcdRequestRecord } from '../../trace/etcd';
 import { checkGrpcSize, checkRaftSize, deleteRangeSize, putSize, rangeSize, txnSize } from '../limits';
@@ -275,9 +275,9 @@ export class EtcdClient implements Store {
   }
 
   /** Runs `fn` after `ms` of virtual time (work in flight: it keeps the clock from settling), or now. */
-  private after(ms: number, fn: () => void, label: string): void {
+  private after(ms: number, fn: () => void, timer: TimerOptions): void {
     if (ms === 0) fn();
-    else this.clock.setTimer(ms, fn, { label });
+    else this.clock.setTimer(ms, fn, timer);
   }
 
   private write<T>(request: RaftRequest, op: string, key: string, chosen?: EtcdMember): Outcome<T> {
@@ -288,8 +288,8 @@ export class EtcdClient implements Store {
     const out = settleWith<ApplyResult>((deliver) => {
       this.after(
         hop,
-        () => member.propose(request, (result) => this.after(hop, () => deliver(result), `etcd response from ${member.name}`)),
-        `etcd request to ${member.name}`,
+        () => member.propose(request, (result) => this.after(hop, () => deliver(result), member.timers.response)),
+        member.timers.request,
       );
     });
     const finish = (r: ApplyResult): T => {
@@ -321,13 +321,13 @@ export class EtcdClient implements Store {
                   result = { error: err };
                 }
               }
-              this.after(hop, () => deliver(result), `etcd response from ${member.name}`);
+              this.after(hop, () => deliver(result), member.timers.response);
             };
             if (!member.isRunning()) answer(new StoreError('unavailable'));
             else if (serializable) answer(undefined);
             else member.linearizableRead(answer);
           },
-          `etcd request to ${member.name}`,
+          member.timers.request,
         );
       });
       // The failure is delivered boxed: settleWith would throw a bare StoreError past the retry.

@@ -10,7 +10,7 @@
  * --snapshot-count) the member snapshots and compacts its log, keeping 5,000 entries for slow
  * followers; one further behind is sent a snapshot of the database.
  */
-import type { Clock, Timer } from '../../clock';
+import type { Clock, Timer, TimerOptions } from '../../clock';
 import type { Random } from '../../random';
 import type { TraceBuffer } from '../../trace/buffer';
 import type { EtcdMemberEvent, EtcdMemberRecord } from '../../trace/etcd';
@@ -70,6 +70,15 @@ export interface MemberContext {
 
 export type ProposalDone = (result: ApplyResult) => void;
 
+export interface MemberTimers {
+  readonly tick: TimerOptions;
+  readonly requestTimeout: TimerOptions;
+  readonly walFsync: TimerOptions;
+  /** A client's request on its way to the member, and the answer on its way back. */
+  readonly request: TimerOptions;
+  readonly response: TimerOptions;
+}
+
 export type { EtcdAlarmType } from './member-status';
 
 export interface MemberState {
@@ -119,6 +128,11 @@ export class EtcdMember implements Peer {
    * alarm bucket): the member ID that raised each and its type.
    */
   readonly alarms = new Map<string, Set<EtcdAlarmType>>();
+  /**
+   * The options of this member's timers, built once (a proposal's timeout, a WAL write and a
+   * client's hops to and from the member are set for every request).
+   */
+  readonly timers: MemberTimers;
 
   constructor(
     readonly name: string,
@@ -129,6 +143,13 @@ export class EtcdMember implements Peer {
     private readonly random: Random,
     restore: StoreSnapshot | undefined,
   ) {
+    this.timers = Object.freeze({
+      tick: Object.freeze({ daemon: true, label: `${name} raft tick` }),
+      requestTimeout: Object.freeze({ label: `${name} request timeout` }),
+      walFsync: Object.freeze({ label: `${name} WAL fsync` }),
+      request: Object.freeze({ label: `etcd request to ${name}` }),
+      response: Object.freeze({ label: `etcd response from ${name}` }),
+    });
     this.storage = new MemoryStorage(ctx.voters);
     this.mvcc = this.newMvcc(restore);
     this.reads = new ReadIndexLoop(
@@ -207,10 +228,10 @@ export class EtcdMember implements Peer {
   startTicking(phaseMs: number): void {
     const { tickMs } = this.ctx.timings;
     const tick = (): void => {
-      this.tickTimer = this.ctx.clock.setTimer(tickMs, tick, { daemon: true, label: `${this.name} raft tick` });
+      this.tickTimer = this.ctx.clock.setTimer(tickMs, tick, this.timers.tick);
       this.tick();
     };
-    this.tickTimer = this.ctx.clock.setTimer(phaseMs, tick, { daemon: true, label: `${this.name} raft tick` });
+    this.tickTimer = this.ctx.clock.setTimer(phaseMs, tick, this.timers.tick);
     this.scheduleMonitor(phaseMs);
   }
 
@@ -345,7 +366,7 @@ export class EtcdMember implements Peer {
         if (this.blocked.delete(waitForLeader)) finish(fail(new StoreError('proposalDeadline')));
         else finish(fail(this.proposeTimeoutError(start)));
       },
-      { label: `${this.name} request timeout` },
+      this.timers.requestTimeout,
     );
   }
 
@@ -432,7 +453,7 @@ export class EtcdMember implements Peer {
         }
         this.process();
       },
-      { label: `${this.name} WAL fsync` },
+      this.timers.walFsync,
     );
   }
 

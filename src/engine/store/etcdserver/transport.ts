@@ -8,7 +8,7 @@
  *
  * Every message is recorded (sent, then delivered or dropped) in the cluster's message stream.
  */
-import type { Clock } from '../../clock';
+import type { Clock, TimerOptions } from '../../clock';
 import type { TraceBuffer } from '../../trace/buffer';
 import type { EtcdMessageRecord } from '../../trace/etcd';
 import type { TraceDraft } from '../../trace/types';
@@ -33,12 +33,33 @@ function isPulse(m: Message): boolean {
   return m.type === 'MsgHeartbeat' || m.type === 'MsgHeartbeatResp';
 }
 
+/**
+ * Messages from one member to another: the names their records carry and the options of their
+ * delivery timers ("etcd MsgApp etcd-0 -> etcd-1"), one per message type, built on first use.
+ */
+class Link {
+  private readonly options = new Map<Message['type'], TimerOptions>();
+
+  constructor(
+    readonly from: string,
+    readonly to: string,
+  ) {}
+
+  timerOptions(type: Message['type'], daemon: boolean): TimerOptions {
+    let o = this.options.get(type);
+    if (!o) this.options.set(type, (o = Object.freeze({ daemon, label: `etcd ${type} ${this.from} -> ${this.to}` })));
+    return o;
+  }
+}
+
 export class PeerNetwork {
   private readonly peers = new Map<NodeId, Peer>();
   private readonly cut = new Set<NodeId>();
   /** When each member's links last came up (it started or was healed). */
   private readonly upSince = new Map<NodeId, number>();
   private readonly queue: Array<() => void> = [];
+  /** Per sender and receiver: the names and delivery timer options of messages between them. */
+  private readonly links = new Map<Peer, Map<NodeId, Link>>();
   private draining = false;
 
   constructor(
@@ -94,37 +115,52 @@ export class PeerNetwork {
   send(from: Peer, msgs: readonly Message[]): void {
     for (const raw of msgs) {
       const m = raw.type === 'MsgSnap' ? { ...raw, snapshot: from.outgoingSnapshot() } : raw;
-      const deliver = this.prepare(from, m);
+      const link = this.link(from, m.to);
+      const deliver = this.prepare(from, m, link);
       if (!deliver) continue;
       const delay = this.oneWayMs();
       if (delay === 0) this.queue.push(deliver);
-      else this.clock.setTimer(delay, deliver, { daemon: isPulse(m), label: `etcd ${m.type} ${from.name} -> ${this.peers.get(m.to)?.name ?? m.to}` });
+      else this.clock.setTimer(delay, deliver, link.timerOptions(m.type, isPulse(m)));
     }
     this.drain();
   }
 
+  /** The link from a member to a peer (its name and timer labels are built once, not per message). */
+  private link(from: Peer, to: NodeId): Link {
+    let byTo = this.links.get(from);
+    if (!byTo) this.links.set(from, (byTo = new Map()));
+    let link = byTo.get(to);
+    if (!link) {
+      const peer = this.peers.get(to);
+      link = new Link(from.name, peer?.name ?? String(to));
+      // A message to an unknown member is not cached: the member may join later under its name.
+      if (peer) byTo.set(to, link);
+    }
+    return link;
+  }
+
   /** Records the message as sent; returns its delivery, or undefined when it is dropped at once. */
-  private prepare(from: Peer, m: Message): (() => void) | undefined {
-    const sent = this.record('sent', from.name, m);
+  private prepare(from: Peer, m: Message, link: Link): (() => void) | undefined {
+    const sent = this.record('sent', link, m);
     const reason = this.blocked(m.from, m.to);
     if (reason) {
-      this.drop(from, m, sent, reason);
+      this.drop(from, m, link, sent, reason);
       return undefined;
     }
     return (): void => {
       const why = this.blocked(m.from, m.to);
       if (why) {
-        this.drop(from, m, sent, why);
+        this.drop(from, m, link, sent, why);
         return;
       }
-      this.record('delivered', from.name, m, sent);
+      this.record('delivered', link, m, sent);
       this.peers.get(m.to)!.receive(m);
       if (m.type === 'MsgSnap') from.reportSnapshot(m.to, false);
     };
   }
 
-  private drop(from: Peer, m: Message, sent: number, reason: 'stopped' | 'partitioned'): void {
-    this.record('dropped', from.name, m, sent, reason);
+  private drop(from: Peer, m: Message, link: Link, sent: number, reason: 'stopped' | 'partitioned'): void {
+    this.record('dropped', link, m, sent, reason);
     if (!from.isRunning()) return;
     from.reportUnreachable(m.to);
     if (m.type === 'MsgSnap') from.reportSnapshot(m.to, true);
@@ -142,15 +178,15 @@ export class PeerNetwork {
     }
   }
 
-  private record(event: EtcdMessageRecord['event'], from: string, m: Message, cause?: number, reason?: 'stopped' | 'partitioned'): number {
+  private record(event: EtcdMessageRecord['event'], link: Link, m: Message, cause?: number, reason?: 'stopped' | 'partitioned'): number {
     // Built once, in the record's own key order, and handed to the buffer to stamp in place.
     const draft: Mutable<TraceDraft<EtcdMessageRecord>> = {
       type: 'etcd.message',
       component: 'etcd',
       event,
       msgType: m.type,
-      from,
-      to: this.peers.get(m.to)?.name ?? String(m.to),
+      from: link.from,
+      to: link.to,
       term: m.term,
       index: m.index,
       logTerm: m.logTerm,
