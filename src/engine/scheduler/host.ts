@@ -34,18 +34,31 @@ export interface SchedulerEvent {
   note: string;
 }
 
+/** What the listers read, by the informer cache a host keeps it in. */
+export interface ListedObjects {
+  namespaces: Namespace;
+  services: Service;
+  replicaSets: SelectingWorkload;
+  statefulSets: SelectingWorkload;
+  replicationControllers: ReplicationController;
+  podDisruptionBudgets: PodDisruptionBudget;
+  persistentVolumeClaims: PersistentVolumeClaim;
+  persistentVolumes: PersistentVolume;
+  storageClasses: StorageClass;
+}
+
 /** Reads from the host's informer caches (synchronous, like client-go listers). */
 export interface SchedulerListers {
-  namespace(name: string): Namespace | undefined;
-  namespaces(): readonly Namespace[];
-  services(namespace: string): readonly Service[];
-  replicaSet(namespace: string, name: string): SelectingWorkload | undefined;
-  statefulSet(namespace: string, name: string): SelectingWorkload | undefined;
-  replicationController(namespace: string, name: string): ReplicationController | undefined;
-  podDisruptionBudgets(): readonly PodDisruptionBudget[];
-  persistentVolumeClaim(namespace: string, name: string): PersistentVolumeClaim | undefined;
-  persistentVolume(name: string): PersistentVolume | undefined;
-  storageClass(name: string): StorageClass | undefined;
+  namespace(name: string): ListedObjects['namespaces'] | undefined;
+  namespaces(): readonly ListedObjects['namespaces'][];
+  services(namespace: string): readonly ListedObjects['services'][];
+  replicaSet(namespace: string, name: string): ListedObjects['replicaSets'] | undefined;
+  statefulSet(namespace: string, name: string): ListedObjects['statefulSets'] | undefined;
+  replicationController(namespace: string, name: string): ListedObjects['replicationControllers'] | undefined;
+  podDisruptionBudgets(): readonly ListedObjects['podDisruptionBudgets'][];
+  persistentVolumeClaim(namespace: string, name: string): ListedObjects['persistentVolumeClaims'] | undefined;
+  persistentVolume(name: string): ListedObjects['persistentVolumes'] | undefined;
+  storageClass(name: string): ListedObjects['storageClasses'] | undefined;
 }
 
 export interface SchedulerHost {

@@ -10,12 +10,10 @@
  */
 import type { KubeObject } from '../../api/types';
 import type { Clock, Timer } from '../../clock';
-import type { Random } from '../../random';
-import type { ResourceClient } from '../client';
 import { Indexer } from './indexer';
 import { NAMESPACE_INDEX, namespaceIndexFunc, type IndexFunc } from './indexers';
 import { DeletedFinalStateUnknown, metaNamespaceKey } from './keys';
-import { Reflector, type ReflectorSink } from './reflector';
+import { Reflector, type ReflectorOptions, type ReflectorSink } from './reflector';
 
 export interface EventHandler<T extends KubeObject = KubeObject> {
   onAdd?(obj: T, isInInitialList: boolean): void;
@@ -29,14 +27,8 @@ export interface HandlerRegistration {
   remove(): void;
 }
 
-export interface SharedInformerOptions<T extends KubeObject> {
-  /** Labels clock tasks: "pods (kube-scheduler)". */
-  name: string;
-  resource: ResourceClient<T>;
-  labelSelector?: string;
-  fieldSelector?: string;
-  clock: Clock;
-  random: Random;
+/** What its reflector lists and watches (the informer is the reflector's sink), and: */
+export interface SharedInformerOptions<T extends KubeObject> extends Omit<ReflectorOptions<T>, 'sink'> {
   /** The resync period of handlers that do not choose one; 0 (default): no resync. */
   defaultResyncPeriodMs?: number;
   indexers?: Record<string, IndexFunc<T>>;

@@ -9,33 +9,12 @@ import type { Client } from '../../client/client';
 import type { EventsV1Recorder } from '../../client/events';
 import type { SharedIndexInformer } from '../../client/informer';
 import { PODS } from '../../client/resources';
-import type {
-  Namespace,
-  PersistentVolume,
-  PersistentVolumeClaim,
-  Pod,
-  PodCondition,
-  PodDisruptionBudget,
-  ReplicationController,
-  SelectingWorkload,
-  Service,
-  StorageClass,
-} from '../../scheduler/api';
-import type { PodStatusUpdate, SchedulerEvent, SchedulerHost, SchedulerListers } from '../../scheduler/host';
+import type { Pod, PodCondition } from '../../scheduler/api';
+import type { ListedObjects, PodStatusUpdate, SchedulerEvent, SchedulerHost, SchedulerListers } from '../../scheduler/host';
 import type { SchedulerCauses } from './causes';
 
 /** The informer caches the listers read. */
-export interface SchedulerCaches {
-  namespaces: SharedIndexInformer<Namespace>;
-  services: SharedIndexInformer<Service>;
-  replicaSets: SharedIndexInformer<SelectingWorkload>;
-  statefulSets: SharedIndexInformer<SelectingWorkload>;
-  replicationControllers: SharedIndexInformer<ReplicationController>;
-  podDisruptionBudgets: SharedIndexInformer<PodDisruptionBudget>;
-  persistentVolumeClaims: SharedIndexInformer<PersistentVolumeClaim>;
-  persistentVolumes: SharedIndexInformer<PersistentVolume>;
-  storageClasses: SharedIndexInformer<StorageClass>;
-}
+export type SchedulerCaches = { [K in keyof ListedObjects]: SharedIndexInformer<ListedObjects[K]> };
 
 export class ClientSchedulerHost implements SchedulerHost {
   readonly listers: SchedulerListers;

@@ -13,7 +13,7 @@ import { isStatusError, type StatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import { requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
 import { isAlreadyExists, isNotFound } from '../../client/errors';
-import { deletedObject, DeletedFinalStateUnknown, splitMetaNamespaceKey } from '../../client/informer';
+import { deletedObject, DeletedFinalStateUnknown } from '../../client/informer';
 import { DEPLOYMENTS, PODS, REPLICASETS } from '../../client/resources';
 import { claimThroughApi, controllerOf } from '../util/controller-ref-manager';
 import type { ControllerDeps } from '../util/deps';
@@ -105,8 +105,7 @@ export class DeploymentController extends LoopController {
   }
 
   protected async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
-    const { namespace, name } = splitMetaNamespaceKey(key);
-    const d = this.deployments.indexer.getByName(namespace, name);
+    const d = this.deployments.indexer.get(key);
     if (!d) {
       ctx.observe('deployment gone');
       return;

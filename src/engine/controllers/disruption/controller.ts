@@ -93,8 +93,7 @@ export class DisruptionController extends LoopController {
   }
 
   protected async sync(key: string, ctx: ReconcileContext): Promise<void> {
-    const { namespace, name } = splitMetaNamespaceKey(key);
-    const pdb = this.budgets.indexer.getByName(namespace, name);
+    const pdb = this.budgets.indexer.get(key);
     if (!pdb) {
       ctx.observe('budget gone');
       return;

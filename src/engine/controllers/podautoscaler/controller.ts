@@ -16,7 +16,7 @@ import type { ResourceRegistry } from '../../api/registry';
 import { noKindMatchMessage } from '../../api/registry';
 import { StatusError } from '../../api/status';
 import { requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
-import { deletedObject, deletionHandlingKey, splitMetaNamespaceKey } from '../../client/informer';
+import { deletedObject, deletionHandlingKey } from '../../client/informer';
 import { HORIZONTALPODAUTOSCALERS, PODS, POD_METRICS } from '../../client/resources';
 import type { AutoscalerDecision } from '../../trace/reconcile';
 import type { ControllerDeps } from '../util/deps';
@@ -76,8 +76,7 @@ export class HorizontalController extends LoopController {
   }
 
   protected async sync(key: string, ctx: ReconcileContext): Promise<SyncResult> {
-    const { namespace, name } = splitMetaNamespaceKey(key);
-    const hpa = this.hpas.indexer.getByName(namespace, name);
+    const hpa = this.hpas.indexer.get(key);
     if (!hpa) {
       this.history.delete(key);
       ctx.observe('autoscaler gone');

@@ -149,15 +149,27 @@ function removeAll(metrics: PodMetricsInfo, names: Set<string>): void {
   for (const n of names) metrics.delete(n);
 }
 
-/** GetResourceReplicas: a utilization target (percent of the pods' requests). */
-export function resourceReplicas(input: ResourceInput, targetUtilization: number): ResourceReplicas | { error: string } {
-  const { currentReplicas, resource, container, tolerances, pods, timestamp } = input;
+/**
+ * What both replica calculations start from: the pods grouped (groupPods) and a copy of the
+ * metrics without the ignored and the unready pods' (removeMetricsForPods); an error when there
+ * are no pods or no metric is left.
+ */
+export function countedMetrics(input: Pick<ResourceInput, 'pods' | 'metrics' | 'resource' | 'settings'>): { metrics: PodMetricsInfo; groups: PodGroups } | { error: string } {
   const metrics: PodMetricsInfo = new Map(input.metrics);
-  if (pods.length === 0) return { error: 'no pods returned by selector while calculating replica count' };
-  const groups = groupPods(pods, metrics, resource, input.settings);
+  if (input.pods.length === 0) return { error: 'no pods returned by selector while calculating replica count' };
+  const groups = groupPods(input.pods, metrics, input.resource, input.settings);
   removeAll(metrics, groups.ignored);
   removeAll(metrics, groups.unready);
   if (metrics.size === 0) return { error: 'did not receive metrics for targeted pods (pods might be unready)' };
+  return { metrics, groups };
+}
+
+/** GetResourceReplicas: a utilization target (percent of the pods' requests). */
+export function resourceReplicas(input: ResourceInput, targetUtilization: number): ResourceReplicas | { error: string } {
+  const { currentReplicas, resource, container, tolerances, pods, timestamp } = input;
+  const counted = countedMetrics(input);
+  if ('error' in counted) return counted;
+  const { metrics, groups } = counted;
   const requests = calculateRequests(pods, container, resource);
   if ('error' in requests) return requests;
   const first = resourceUtilizationRatio(metrics, requests, targetUtilization);
@@ -190,13 +202,10 @@ export function resourceReplicas(input: ResourceInput, targetUtilization: number
 
 /** GetRawResourceReplicas (calcPlainMetricReplicas): an average-value target in milli-units. */
 export function rawResourceReplicas(input: ResourceInput, targetUsage: number): ResourceReplicas | { error: string } {
-  const { currentReplicas, resource, tolerances, pods, timestamp } = input;
-  const metrics: PodMetricsInfo = new Map(input.metrics);
-  if (pods.length === 0) return { error: 'no pods returned by selector while calculating replica count' };
-  const groups = groupPods(pods, metrics, resource, input.settings);
-  removeAll(metrics, groups.ignored);
-  removeAll(metrics, groups.unready);
-  if (metrics.size === 0) return { error: 'did not receive metrics for targeted pods (pods might be unready)' };
+  const { currentReplicas, tolerances, timestamp } = input;
+  const counted = countedMetrics(input);
+  if ('error' in counted) return counted;
+  const { metrics, groups } = counted;
   const { ratio, usage } = metricUsageRatio(metrics, targetUsage);
   const result = (replicas: number): ResourceReplicas => ({ replicas, rawAverage: usage, timestamp, groups });
 

@@ -11,7 +11,7 @@ import { isStatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import type { ReconcileContext } from '../../client/controller';
 import { isNotFound } from '../../client/errors';
-import { deletedObject, DeletedFinalStateUnknown, splitMetaNamespaceKey } from '../../client/informer';
+import { deletedObject, DeletedFinalStateUnknown } from '../../client/informer';
 import { PODS, REPLICASETS } from '../../client/resources';
 import { claimThroughApi, controllerOf } from '../util/controller-ref-manager';
 import type { ControllerDeps } from '../util/deps';
@@ -119,8 +119,7 @@ export class ReplicaSetController extends LoopController {
   }
 
   protected async sync(key: string, ctx: ReconcileContext): Promise<void> {
-    const { namespace, name } = splitMetaNamespaceKey(key);
-    const rs = this.replicaSets.indexer.getByName(namespace, name);
+    const rs = this.replicaSets.indexer.get(key);
     if (!rs) {
       this.expectations.delete(key);
       ctx.observe('replica set gone');

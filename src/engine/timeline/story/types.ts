@@ -5,16 +5,12 @@
  * kubelet's steps, Ready, the EndpointSlice), each step with its virtual time, its actor, one
  * sentence of what happened and why, and the trace records it was told from.
  */
+import type { RequestStage } from '../../trace/apiserver';
 
+/** The request, the API server's pipeline stages (its storage stage is the story's etcd step), then what the write set in motion. */
 export type StoryPhase =
   | 'request'
-  | 'authentication'
-  | 'impersonation'
-  | 'authorization'
-  | 'decode'
-  | 'mutating-admission'
-  | 'validation'
-  | 'validating-admission'
+  | Exclude<RequestStage, 'storage'>
   | 'etcd'
   | 'controller'
   | 'written'

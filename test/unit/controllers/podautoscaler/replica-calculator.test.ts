@@ -1,7 +1,7 @@
 /** The replica calculator against upstream's TestReplicaCalc* cases (replica-calculator-cases.ts). */
 import { strict as assert } from 'node:assert';
 import { podResourceMetrics, type PodMetricsView } from '../../../../src/engine/controllers/podautoscaler/metrics';
-import { GO_ZERO_TIME, groupPods, resourceReplicas, type ReadinessSettings } from '../../../../src/engine/controllers/podautoscaler/replicas';
+import { countedMetrics, GO_ZERO_TIME, groupPods, resourceReplicas, type ReadinessSettings } from '../../../../src/engine/controllers/podautoscaler/replicas';
 import type { Pod } from '../../../../src/engine/controllers/podautoscaler/types';
 import { REPLICA_CALC_CASES, type ReplicaCalcCase } from './replica-calculator-cases';
 
@@ -107,5 +107,18 @@ describe('podautoscaler: replica calculator (upstream TestReplicaCalc*)', () => 
     assert.equal(groupPods([pod(30_000)], fresh, 'cpu', SETTINGS).readyPodCount, 1);
     const stale = new Map([['bentham', { value: 1, timestamp: NOW, windowMs: 60_000 }]]);
     assert.equal(groupPods([pod(30_000)], stale, 'cpu', SETTINGS).unready.size, 1);
+  });
+
+  it('countedMetrics: the ready pods with metrics count; no pods or no metric left is an error; the input metrics stay whole', () => {
+    const pod = (name: string, ready: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, status: { phase: 'Running', startTime: iso(NOW - 10 * 60_000), conditions: [{ type: 'Ready', status: ready }] } });
+    const sample = { value: 1, timestamp: NOW, windowMs: 60_000 };
+    const metrics = new Map([['hume', sample], ['locke', sample]]);
+    const counted = countedMetrics({ pods: [pod('hume', 'True'), pod('locke', 'False'), pod('mill', 'True')], metrics, resource: 'cpu', settings: SETTINGS });
+    assert.ok(!('error' in counted));
+    assert.deepEqual([...counted.metrics.keys()], ['hume']);
+    assert.deepEqual([[...counted.groups.unready], [...counted.groups.missing], counted.groups.readyPodCount], [['locke'], ['mill'], 1]);
+    assert.equal(metrics.size, 2);
+    assert.deepEqual(countedMetrics({ pods: [], metrics, resource: 'cpu', settings: SETTINGS }), { error: 'no pods returned by selector while calculating replica count' });
+    assert.deepEqual(countedMetrics({ pods: [pod('locke', 'False')], metrics: new Map([['locke', sample]]), resource: 'cpu', settings: SETTINGS }), { error: 'did not receive metrics for targeted pods (pods might be unready)' });
   });
 });
