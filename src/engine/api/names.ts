@@ -7,21 +7,7 @@
  * characters" while the newer content package (label keys and values) says "... N bytes".
  */
 import { invalid, required, type ErrorList, type Path } from './field';
-
-/** UTF-8 length, as Go's len(string) counts (a lone surrogate as U+FFFD): no Buffer, so the webview can use it too. */
-function byteLength(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 2;
-      i++;
-    } else n += 2;
-  }
-  return n;
-}
+import { utf8Length } from './utf8';
 
 /** RegexError: the message, examples and the regular expression, as upstream formats them. */
 export function regexError(msg: string, fmt: string, ...examples: string[]): string {
@@ -90,7 +76,7 @@ export function isDNS1123Label(value: string): string[] {
 
 function dns1123Label(value: string, lenError: (n: number) => string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123LabelMaxLength) errs.push(lenError(DNS1123LabelMaxLength));
+  if (utf8Length(value) > DNS1123LabelMaxLength) errs.push(lenError(DNS1123LabelMaxLength));
   if (!dns1123LabelRegexp.test(value)) {
     // A valid subdomain of acceptable length that is not a label can only be wrong by its dots.
     if (dns1123SubdomainRegexp.test(value)) errs.push('must not contain dots');
@@ -105,7 +91,7 @@ export function isDNS1123Subdomain(value: string): string[] {
 
 function dns1123Subdomain(value: string, lenError: (n: number) => string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123SubdomainMaxLength) errs.push(lenError(DNS1123SubdomainMaxLength));
+  if (utf8Length(value) > DNS1123SubdomainMaxLength) errs.push(lenError(DNS1123SubdomainMaxLength));
   if (!dns1123SubdomainRegexp.test(value)) errs.push(regexError(dns1123SubdomainErrorMsg, dns1123SubdomainFmt, 'example.com'));
   return errs;
 }
@@ -113,7 +99,7 @@ function dns1123Subdomain(value: string, lenError: (n: number) => string): strin
 /** content.IsDNS1123SubdomainCaseless: upper case allowed (used by a few legacy driver names). */
 export function isDNS1123SubdomainCaseless(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123SubdomainMaxLength) errs.push(contentMaxLenError(DNS1123SubdomainMaxLength));
+  if (utf8Length(value) > DNS1123SubdomainMaxLength) errs.push(contentMaxLenError(DNS1123SubdomainMaxLength));
   if (!dns1123SubdomainCaselessRegexp.test(value)) {
     errs.push(regexError(dns1123SubdomainCaselessErrorMsg, dns1123SubdomainFmt, 'Example.com'));
   }
@@ -122,7 +108,7 @@ export function isDNS1123SubdomainCaseless(value: string): string[] {
 
 export function isDNS1123SubdomainWithUnderscore(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123SubdomainMaxLength) errs.push(maxLenError(DNS1123SubdomainMaxLength));
+  if (utf8Length(value) > DNS1123SubdomainMaxLength) errs.push(maxLenError(DNS1123SubdomainMaxLength));
   if (!dns1123SubdomainRegexpWithUnderscore.test(value)) {
     errs.push(regexError(dns1123SubdomainErrorMsgFG, dns1123SubdomainFmtWithUnderscore, 'example.com'));
   }
@@ -131,14 +117,14 @@ export function isDNS1123SubdomainWithUnderscore(value: string): string[] {
 
 export function isDNS1035Label(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1035LabelMaxLength) errs.push(maxLenError(DNS1035LabelMaxLength));
+  if (utf8Length(value) > DNS1035LabelMaxLength) errs.push(maxLenError(DNS1035LabelMaxLength));
   if (!dns1035LabelRegexp.test(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
   return errs;
 }
 
 export function isWildcardDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123SubdomainMaxLength) errs.push(maxLenError(DNS1123SubdomainMaxLength));
+  if (utf8Length(value) > DNS1123SubdomainMaxLength) errs.push(maxLenError(DNS1123SubdomainMaxLength));
   if (!wildcardDNS1123SubdomainRegexp.test(value)) {
     errs.push(regexError(wildcardDNS1123SubdomainErrMsg, wildcardDNS1123SubdomainFmt, '*.example.com'));
   }
@@ -172,7 +158,7 @@ export function isQualifiedName(value: string): string[] {
     ];
   }
   if (name.length === 0) errs.push('name part ' + emptyError());
-  else if (byteLength(name) > labelKeyMaxLength) errs.push('name part ' + contentMaxLenError(labelKeyMaxLength));
+  else if (utf8Length(name) > labelKeyMaxLength) errs.push('name part ' + contentMaxLenError(labelKeyMaxLength));
   if (!labelKeyRegexp.test(name)) errs.push('name part ' + regexError(labelKeyErrMsg, labelKeyFmt, 'MyName', 'my.name', '123-abc'));
   return errs;
 }
@@ -185,7 +171,7 @@ const labelValueRegexp = anchored(labelValueFmt);
 
 export function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > LabelValueMaxLength) errs.push(contentMaxLenError(LabelValueMaxLength));
+  if (utf8Length(value) > LabelValueMaxLength) errs.push(contentMaxLenError(LabelValueMaxLength));
   if (!labelValueRegexp.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
   return errs;
 }
@@ -220,7 +206,7 @@ export function isValidUserID(uid: number): string[] {
 
 export function isValidPortName(port: string): string[] {
   const errs: string[] = [];
-  if (byteLength(port) > 15) errs.push(maxLenError(15));
+  if (utf8Length(port) > 15) errs.push(maxLenError(15));
   if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
   if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
   if (port.includes('--')) errs.push('must not contain consecutive hyphens');
@@ -277,7 +263,7 @@ const configMapKeyErrMsg = "a valid config key must consist of alphanumeric char
 
 export function isConfigMapKey(value: string): string[] {
   const errs: string[] = [];
-  if (byteLength(value) > DNS1123SubdomainMaxLength) errs.push(maxLenError(DNS1123SubdomainMaxLength));
+  if (utf8Length(value) > DNS1123SubdomainMaxLength) errs.push(maxLenError(DNS1123SubdomainMaxLength));
   if (!anchored(configMapKeyFmt).test(value)) errs.push(regexError(configMapKeyErrMsg, configMapKeyFmt, 'key.name', 'KEY_NAME', 'key-name'));
   errs.push(...hasChDirPrefix(value));
   return errs;

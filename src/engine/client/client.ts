@@ -15,7 +15,6 @@ import type {
   PatchType,
   PropagationPolicy,
   RequestOptions,
-  ResourceVersionMatch,
   WatchHandle,
   WatchListener,
 } from '../apiserver/request';
@@ -38,23 +37,11 @@ export interface ClientOptions {
   onRequest?: RequestObserver;
 }
 
-export interface ListOptions {
-  labelSelector?: string;
-  fieldSelector?: string;
-  limit?: number;
-  continue?: string;
-  resourceVersion?: string;
-  resourceVersionMatch?: ResourceVersionMatch;
-}
+/** The request options of a list (and of a deletecollection's selection). */
+export type ListOptions = Pick<RequestOptions, 'labelSelector' | 'fieldSelector' | 'limit' | 'continue' | 'resourceVersion' | 'resourceVersionMatch'>;
 
-export interface WatchOptions {
-  labelSelector?: string;
-  fieldSelector?: string;
-  resourceVersion?: string;
-  resourceVersionMatch?: ResourceVersionMatch;
-  allowWatchBookmarks?: boolean;
-  sendInitialEvents?: boolean;
-}
+/** The request options of a watch. */
+export type WatchOptions = Pick<RequestOptions, 'labelSelector' | 'fieldSelector' | 'resourceVersion' | 'resourceVersionMatch' | 'allowWatchBookmarks' | 'sendInitialEvents'>;
 
 export interface WriteOptions {
   dryRun?: boolean;

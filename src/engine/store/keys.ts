@@ -33,19 +33,7 @@ export function compareUnits(a: string, b: string): number {
 }
 
 /** Length of the UTF-8 encoding, as etcd counts request sizes. */
-export function utf8Length(s: string): number {
-  let bytes = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) bytes += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 2;
-      i++;
-    } else bytes += 2;
-  }
-  return bytes;
-}
+export { utf8Length } from '../api/utf8';
 
 /** etcd's mkGteRange: a range end of "\0" means "every key from `key` on", encoded as "". */
 export const ALL_KEYS_FROM = '\0';

@@ -3,18 +3,17 @@
  * generated recursive defaulters). A defaulter mutates the decoded object in place; the
  * pipeline runs it during decoding, before admission, exactly where kube-apiserver does.
  */
-import { groupKindKey, type KubeObject } from '../../api/types';
+import type { KubeObject } from '../../api/types';
+import { KindRegistry } from '../kind-registry';
 
 export type Defaulter = (obj: KubeObject) => void;
 
-const defaulters = new Map<string, Defaulter>();
+const defaulters = new KindRegistry<Defaulter>('defaulter');
 
 export function registerDefaulter(group: string, kind: string, defaulter: Defaulter): void {
-  const key = groupKindKey(group, kind);
-  if (defaulters.has(key)) throw new Error(`defaulter for ${key} registered twice`);
-  defaulters.set(key, defaulter);
+  defaulters.register(group, kind, defaulter);
 }
 
 export function defaulterFor(group: string, kind: string): Defaulter | undefined {
-  return defaulters.get(groupKindKey(group, kind));
+  return defaulters.get(group, kind);
 }

@@ -5,22 +5,11 @@
  */
 import { Path } from '../../api/field';
 import { isDNS1123Label } from '../../api/names';
-import { own, table } from '../../api/own';
+import { own } from '../../api/own';
 import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../../api/types';
 import { podSpecWarnings, podTemplateWarnings } from './pod-warnings';
 import type { Strategy } from './types';
-
-/** The template of each workload resource, as a path from the object. */
-const TEMPLATES = table<readonly string[]>({
-  '/podtemplates': ['template'],
-  '/replicationcontrollers': ['spec', 'template'],
-  'apps/deployments': ['spec', 'template'],
-  'apps/replicasets': ['spec', 'template'],
-  'apps/statefulsets': ['spec', 'template'],
-  'apps/daemonsets': ['spec', 'template'],
-  'batch/jobs': ['spec', 'template'],
-  'batch/cronjobs': ['spec', 'jobTemplate', 'spec', 'template'],
-});
+import { POD_TEMPLATE_PATHS } from '../pod-templates';
 
 const at = (o: KubeObject, path: readonly string[]): JsonValue | undefined =>
   path.reduce<JsonValue | undefined>((cur, k) => (isObject(cur) ? own(cur, k) : undefined), o as JsonObject);
@@ -40,7 +29,7 @@ export function podWarnings(pod: KubeObject, creating: boolean): string[] {
 /** Adds the pod or pod template warnings to a resource's strategy, when it carries one. */
 export function withPodWarnings(id: string, strategy: Strategy): Strategy {
   if (id === '/pods') return { ...strategy, warningsOnCreate: (o) => podWarnings(o, true), warningsOnUpdate: (o) => podWarnings(o, false) };
-  const path = own(TEMPLATES, id);
+  const path = own(POD_TEMPLATE_PATHS, id);
   if (!path) return strategy;
   const warn = (o: KubeObject): string[] => podTemplateWarnings(Path.root(path[0]!, ...path.slice(1)), at(o, path));
   return { ...strategy, warningsOnCreate: warn, warningsOnUpdate: warn };

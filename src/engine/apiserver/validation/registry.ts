@@ -4,7 +4,8 @@
  * defaulted v1 object. Rules are pure functions of the object (and the old object on update).
  */
 import type { ErrorList } from '../../api/field';
-import { groupKindKey, type KubeObject } from '../../api/types';
+import type { KubeObject } from '../../api/types';
+import { KindRegistry } from '../kind-registry';
 
 export interface ValidationOptions {
   /** The namespace the request targets, for kinds whose rules depend on it. */
@@ -19,14 +20,12 @@ export interface KindValidator {
   updateStatus?(obj: KubeObject, old: KubeObject, options: ValidationOptions): ErrorList;
 }
 
-const validators = new Map<string, KindValidator>();
+const validators = new KindRegistry<KindValidator>('validator');
 
 export function registerValidator(group: string, kind: string, validator: KindValidator): void {
-  const key = groupKindKey(group, kind);
-  if (validators.has(key)) throw new Error(`validator for ${key} registered twice`);
-  validators.set(key, validator);
+  validators.register(group, kind, validator);
 }
 
 export function validatorFor(group: string, kind: string): KindValidator | undefined {
-  return validators.get(groupKindKey(group, kind));
+  return validators.get(group, kind);
 }

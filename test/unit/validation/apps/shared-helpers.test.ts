@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { Path } from '../../../../src/engine/api/field';
 import { goJson } from '../../../../src/engine/api/gofmt';
 import { rollingStrategyValue } from '../../../../src/engine/apiserver/validation/apps/go-values';
+import { validateRollingUpdateValues } from '../../../../src/engine/apiserver/validation/apps/int-or-percent';
 import { validateReplicaSetSelectorAndTemplate, validateRequiredSelector } from '../../../../src/engine/apiserver/validation/apps/template';
 import { defaultRollingUpdateStrategy } from '../../../../src/engine/apiserver/defaults/apps/rolling-update';
 import type { JsonObject } from '../../../../src/engine/api/types';
@@ -63,6 +64,30 @@ describe('apps validation helpers shared by the workload kinds', () => {
   ];
   for (const [name, s, want] of strategies) {
     it(`rollingStrategyValue: ${name}`, () => assert.equal(goJson(rollingStrategyValue(s)), want));
+  }
+});
+
+describe('validateRollingUpdateValues', () => {
+  const cases: [string, JsonObject, [unknown, unknown], string[]][] = [
+    ['absent fields read as int 0', {}, [0, 0], []],
+    ['ints and percents pass', { maxUnavailable: 2, maxSurge: '25%' }, [2, '25%'], []],
+    [
+      'each bad value is reported, maxUnavailable first',
+      { maxUnavailable: -1, maxSurge: 'lots' },
+      [-1, 'lots'],
+      [
+        'spec.rollingUpdate.maxUnavailable: Invalid value: -1: must be greater than or equal to 0',
+        'spec.rollingUpdate.maxSurge: Invalid value: "lots": a valid percent string must be a numeric string followed by an ending \'%\' (e.g. \'1%\',  or \'93%\', regex used for validation is \'[0-9]+%\')',
+      ],
+    ],
+    ['a percent over 100 is left to the caller', { maxUnavailable: '150%' }, ['150%', 0], []],
+  ];
+  for (const [name, ru, [unavailable, surge], want] of cases) {
+    it(name, () => {
+      const got = validateRollingUpdateValues(ru, Path.root('spec', 'rollingUpdate'));
+      assert.deepEqual([got.maxUnavailable, got.maxSurge], [unavailable, surge]);
+      assert.deepEqual(messages(got.errs), want);
+    });
   }
 });
 

@@ -5,21 +5,11 @@
  */
 import { isObject, type JsonObject, type KubeObject } from '../../../api/types';
 import type { PodView } from './pod';
-import { own, table } from '../../../api/own';
-
-const TEMPLATE_PATHS = table<readonly string[]>({
-  '/podtemplates': ['template'],
-  '/replicationcontrollers': ['spec', 'template'],
-  'apps/replicasets': ['spec', 'template'],
-  'apps/deployments': ['spec', 'template'],
-  'apps/statefulsets': ['spec', 'template'],
-  'apps/daemonsets': ['spec', 'template'],
-  'batch/jobs': ['spec', 'template'],
-  'batch/cronjobs': ['spec', 'jobTemplate', 'spec', 'template'],
-});
+import { own } from '../../../api/own';
+import { POD_TEMPLATE_PATHS } from '../../pod-templates';
 
 /** Whether the resource may carry a pod template (pods are handled on their own). */
-export const hasPodSpec = (group: string, resource: string): boolean => Object.hasOwn(TEMPLATE_PATHS, `${group}/${resource}`);
+export const hasPodSpec = (group: string, resource: string): boolean => Object.hasOwn(POD_TEMPLATE_PATHS, `${group}/${resource}`);
 
 const objectOrEmpty = (v: unknown): JsonObject => (isObject(v) ? v : {});
 
@@ -28,7 +18,7 @@ const objectOrEmpty = (v: unknown): JsonObject => (isObject(v) ? v : {});
  * ReplicationController's template is optional). Go's value-typed templates read as empty.
  */
 export function extractPodSpec(group: string, resource: string, obj: KubeObject): PodView | undefined {
-  const path = TEMPLATE_PATHS[`${group}/${resource}`];
+  const path = POD_TEMPLATE_PATHS[`${group}/${resource}`];
   if (!path) return undefined;
   let cur: unknown = obj;
   for (const [i, key] of path.entries()) {

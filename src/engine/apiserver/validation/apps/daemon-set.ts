@@ -12,19 +12,13 @@ import { validatePodTemplateSpec } from '../core/podtemplate';
 import { labelSelectorHasInvalidLabelValue, validateLabelSelector, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
 import { registerValidator } from '../registry';
 import { labelSelectorValue, rollingStrategyValue } from './go-values';
-import { intOrPercentValue, intOrString, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent';
+import { intOrPercentValue, isNotMoreThan100Percent, validateRollingUpdateValues } from './int-or-percent';
 import { isDecremented, isEmptySelector, selectorOf, templateLabels, validateLongRunningPodSpec, validateSelectorImmutable } from './template';
 import { own } from '../../../api/own';
 
 function validateRollingUpdate(ru: Obj, fldPath: Path): ErrorList {
-  const maxUnavailable = intOrString(ru['maxUnavailable']);
-  const maxSurge = intOrString(ru['maxSurge']);
-  const errs = [
-    ...validatePositiveIntOrPercent(maxUnavailable, fldPath.child('maxUnavailable')),
-    ...validatePositiveIntOrPercent(maxSurge, fldPath.child('maxSurge')),
-    ...isNotMoreThan100Percent(maxUnavailable, fldPath.child('maxUnavailable')),
-    ...isNotMoreThan100Percent(maxSurge, fldPath.child('maxSurge')),
-  ];
+  const { maxUnavailable, maxSurge, errs } = validateRollingUpdateValues(ru, fldPath);
+  errs.push(...isNotMoreThan100Percent(maxUnavailable, fldPath.child('maxUnavailable')), ...isNotMoreThan100Percent(maxSurge, fldPath.child('maxSurge')));
   const hasUnavailable = intOrPercentValue(maxUnavailable) !== 0;
   const hasSurge = intOrPercentValue(maxSurge) !== 0;
   if (hasUnavailable && hasSurge) errs.push(invalid(fldPath.child('maxSurge'), maxSurge, 'may not be set when maxUnavailable is non-zero'));

@@ -9,17 +9,12 @@ import { int, num, obj, type Obj } from '../core/json';
 import { validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
 import { registerValidator } from '../registry';
 import { rollingStrategyValue } from './go-values';
-import { intOrPercentValue, intOrString, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent';
+import { intOrPercentValue, isNotMoreThan100Percent, validateRollingUpdateValues } from './int-or-percent';
 import { isDecremented, validateReplicaSetSelectorAndTemplate, validateSelectorImmutable } from './template';
 import { validateReplicaCounts } from './status';
 
 function validateRollingUpdate(ru: Obj, fldPath: Path): ErrorList {
-  const maxUnavailable = intOrString(ru['maxUnavailable']);
-  const maxSurge = intOrString(ru['maxSurge']);
-  const errs = [
-    ...validatePositiveIntOrPercent(maxUnavailable, fldPath.child('maxUnavailable')),
-    ...validatePositiveIntOrPercent(maxSurge, fldPath.child('maxSurge')),
-  ];
+  const { maxUnavailable, maxSurge, errs } = validateRollingUpdateValues(ru, fldPath);
   if (intOrPercentValue(maxUnavailable) === 0 && intOrPercentValue(maxSurge) === 0) {
     errs.push(invalid(fldPath.child('maxUnavailable'), maxUnavailable, 'may not be 0 when `maxSurge` is 0'));
   }

@@ -6,6 +6,7 @@ import { invalid, type ErrorList, type Path } from '../../../api/field';
 import { intValue, type IntOrString } from '../../../api/intstr';
 import { isValidPercent } from '../../../api/names';
 import { validateNonnegativeField } from '../meta';
+import type { Obj } from '../core/json';
 
 /** The field's value as an IntOrString; an absent field is Go's zero IntOrString, the int 0. */
 export function intOrString(v: unknown): IntOrString {
@@ -35,4 +36,15 @@ export function isNotMoreThan100Percent(v: IntOrString, fldPath: Path): ErrorLis
   const pct = percentValue(v);
   if (pct === undefined || pct <= 100) return [];
   return [invalid(fldPath, v, 'must not be greater than 100%')];
+}
+
+/**
+ * A rolling update's maxUnavailable and maxSurge (Deployments and DaemonSets alike), read as
+ * IntOrStrings, with the errors of each that is no positive int or percent.
+ */
+export function validateRollingUpdateValues(ru: Obj, fldPath: Path): { maxUnavailable: IntOrString; maxSurge: IntOrString; errs: ErrorList } {
+  const maxUnavailable = intOrString(ru['maxUnavailable']);
+  const maxSurge = intOrString(ru['maxSurge']);
+  const errs = [...validatePositiveIntOrPercent(maxUnavailable, fldPath.child('maxUnavailable')), ...validatePositiveIntOrPercent(maxSurge, fldPath.child('maxSurge'))];
+  return { maxUnavailable, maxSurge, errs };
 }

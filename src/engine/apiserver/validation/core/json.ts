@@ -53,14 +53,8 @@ export function isSet(v: unknown): boolean {
   return v !== undefined && v !== null;
 }
 
-/** A map[string]string, keys in sorted order so errors come out deterministically. */
-export function strMap(v: unknown): [string, string][] {
-  const o = obj(v);
-  if (!o) return [];
-  return Object.keys(o)
-    .sort()
-    .map((k) => [k, str(o[k])]);
-}
+/** A map[string]string, keys in sorted order so errors come out deterministically (the meta rules' reader). */
+export { stringEntries as strMap } from '../meta/json';
 
 /** Map entries with raw values, keys sorted. */
 export function entries(v: unknown): [string, JsonValue | undefined][] {
