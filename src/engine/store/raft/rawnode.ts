@@ -8,7 +8,6 @@
 import { Raft, payloadsSize, type RaftConfig } from './raft';
 import {
   NONE,
-  isEmptyHardState,
   isEmptySnapshot,
   isLocalMessage,
   isResponseMessage,
@@ -122,8 +121,11 @@ export class RawNode {
   hasReady(): boolean {
     const r = this.raft;
     if (r.lead !== this.prevSoftState.lead || r.state !== this.prevSoftState.raftState) return true;
-    const hs = r.hardState();
-    if (!isEmptyHardState(hs) && !sameHardState(hs, this.prevHardState)) return true;
+    // The hard state compared field by field (hasReady runs after every step: no object for it).
+    const prev = this.prevHardState;
+    const commit = r.raftLog.committed;
+    const empty = r.term === 0 && r.vote === NONE && commit === 0;
+    if (!empty && !(r.term === prev.term && r.vote === prev.vote && commit === prev.commit)) return true;
     if (r.raftLog.nextUnstableSnapshot()) return true;
     if (r.msgs.length > 0 || r.msgsAfterAppend.length > 0) return true;
     if (r.raftLog.hasNextUnstableEnts() || r.raftLog.hasNextCommittedEnts(true)) return true;
@@ -133,19 +135,21 @@ export class RawNode {
   /** Takes the Ready; call advance() once its entries and hard state are durable. */
   ready(): Ready {
     const r = this.raft;
-    const soft = r.softState();
-    const hs = r.hardState();
+    const prev = this.prevHardState;
     const messages = r.msgs;
     for (const m of r.msgsAfterAppend) if (m.to !== r.id) messages.push(m);
+    const entries = r.raftLog.nextUnstableEnts();
+    const sameHard = r.term === prev.term && r.vote === prev.vote && r.raftLog.committed === prev.commit;
     const rd: Ready = {
-      softState: soft.lead !== this.prevSoftState.lead || soft.raftState !== this.prevSoftState.raftState ? soft : undefined,
-      hardState: sameHardState(hs, this.prevHardState) ? undefined : hs,
+      softState: r.lead !== this.prevSoftState.lead || r.state !== this.prevSoftState.raftState ? r.softState() : undefined,
+      hardState: sameHard ? undefined : r.hardState(),
       readStates: r.readStates,
-      entries: r.raftLog.nextUnstableEnts(),
+      entries,
       snapshot: r.raftLog.nextUnstableSnapshot(),
       committedEntries: r.raftLog.nextCommittedEnts(true),
       messages,
-      mustSync: mustSync(hs, this.prevHardState, r.raftLog.nextUnstableEnts().length),
+      // mustSync(hardState, prev, entries) without building the hard state.
+      mustSync: entries.length !== 0 || r.vote !== prev.vote || r.term !== prev.term,
     };
     this.accept(rd);
     return rd;
@@ -222,10 +226,6 @@ export class RawNode {
 // Markers of the storage thread's local answers, which never cross the network.
 const STORAGE_APPEND = 'storage-append';
 const STORAGE_APPLY = 'storage-apply';
-
-function sameHardState(a: HardState, b: HardState): boolean {
-  return a.term === b.term && a.vote === b.vote && a.commit === b.commit;
-}
 
 /** etcd fsyncs the WAL for new entries or a new term or vote; a commit index alone can wait. */
 export function mustSync(st: HardState, prev: HardState, entries: number): boolean {

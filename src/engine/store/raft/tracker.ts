@@ -12,6 +12,8 @@ export class ProgressTracker {
   readonly voters: readonly NodeId[];
   readonly progress = new Map<NodeId, Progress>();
   readonly votes = new Map<NodeId, boolean>();
+  /** The voters' values while a majority index is found (reused: it runs on every append response). */
+  private readonly scratch: number[] = [];
 
   constructor(
     voters: readonly NodeId[],
@@ -40,14 +42,19 @@ export class ProgressTracker {
 
   /** The largest index that a majority of voters have (the quorum's commit index). */
   committed(): number {
-    return this.majorityIndex((id) => this.progress.get(id)?.match);
+    const n = this.voters.length;
+    if (n === 0) return Number.MAX_SAFE_INTEGER;
+    const values = this.scratch;
+    for (let i = 0; i < n; i++) insertDescending(values, i, this.progress.get(this.voters[i]!)?.match ?? 0);
+    return values[this.quorum() - 1]!;
   }
 
   /** The largest value at least a majority of voters have reached; unknown ones count as 0. */
   majorityIndex(valueOf: (id: NodeId) => number | undefined): number {
     const n = this.voters.length;
     if (n === 0) return Number.MAX_SAFE_INTEGER;
-    const values = this.voters.map((id) => valueOf(id) ?? 0).sort((a, b) => b - a);
+    const values = this.scratch;
+    for (let i = 0; i < n; i++) insertDescending(values, i, valueOf(this.voters[i]!) ?? 0);
     return values[this.quorum() - 1]!;
   }
 
@@ -79,4 +86,14 @@ export class ProgressTracker {
     const result: VoteResult = granted >= q ? 'VoteWon' : granted + missing >= q ? 'VotePending' : 'VoteLost';
     return { granted, rejected, result };
   }
+}
+
+/** Inserts v into values[0..count), kept largest first (an insertion sort: a group has 1 to 7 voters). */
+function insertDescending(values: number[], count: number, v: number): void {
+  let j = count;
+  while (j > 0 && values[j - 1]! < v) {
+    values[j] = values[j - 1]!;
+    j--;
+  }
+  values[j] = v;
 }
