@@ -7,30 +7,18 @@
  */
 import type { MemberStatus } from '../../engine/store/etcdserver';
 import { copyEngineSettings, type ApplyReply, type EngineSettings, type EtcdMemberActionWire, type ObjectRefWire, type OperationReply, type ServedApiWire, type StepReply, type SummaryReply } from '../../protocol/engine';
-import type { MirrorSyncParams } from '../../protocol/language-server';
 import type { HostMessage } from '../../protocol/panel';
 import type { PanelConnection } from '../panel/feed';
 import type { Identity } from '../identity';
 import type { TraceRecord } from '../../engine/trace/types';
 import { checkClusterSnapshot, type ClusterSnapshot } from '../snapshot';
-import { EngineClient } from './client';
+import { EngineClient, type EngineClientOptions } from './client';
 import type { RemoteClusterView } from './remote-view';
 
-export interface RemoteHostOptions {
-  workerFile: string;
-  settings: EngineSettings;
-  maxHeapMB: number;
-  /** Where the cluster comes from: the workspace's save (the default), a new one, or a snapshot. */
-  from?: 'saved' | 'fresh' | 'snapshot';
+/** EngineClient's options, with a snapshot of the shape a save has and the notices and crash the host must hear of. */
+export interface RemoteHostOptions extends EngineClientOptions {
   restore?: ClusterSnapshot;
-  /** An exported snapshot's path, read in the worker. */
-  restoreFile?: string;
-  /** The workspace storage's cluster.json (the worker loads and saves it); none: nothing is saved. */
-  persistence?: { file: string };
-  mirror(params: MirrorSyncParams): void;
-  /** What the user should hear of, or a line for the output ('log'). */
   onNotice(severity: 'error' | 'warning' | 'log', message: string): void;
-  /** The worker died: the message says why and what to do. */
   onCrash(message: string): void;
 }
 
@@ -86,18 +74,7 @@ export class RemoteClusterHost {
   }
 
   static async start(options: RemoteHostOptions): Promise<RemoteClusterHost> {
-    const engine = await EngineClient.start({
-      workerFile: options.workerFile,
-      settings: options.settings,
-      maxHeapMB: options.maxHeapMB,
-      from: options.from,
-      restore: options.restore,
-      restoreFile: options.restoreFile,
-      persistence: options.persistence,
-      mirror: options.mirror,
-      onNotice: options.onNotice,
-      onCrash: options.onCrash,
-    });
+    const engine = await EngineClient.start(options);
     const members = (await engine.call('etcdMembers', {})) as unknown as MemberStatus[] | null;
     return new RemoteClusterHost(engine, options.settings, members ?? undefined);
   }

@@ -24,6 +24,18 @@ export interface ManifestObject {
 
 const o = (group: string, resource: string, object: KubeObject): ManifestObject => ({ group, version: 'v1', resource, object });
 
+/** A binding of metrics-server's service account: to a Role, a RoleBinding in its namespace; to a ClusterRole, a ClusterRoleBinding. */
+function binding(name: string, roleKind: 'Role' | 'ClusterRole', role: string): ManifestObject {
+  const namespaced = roleKind === 'Role';
+  return o('rbac.authorization.k8s.io', namespaced ? 'rolebindings' : 'clusterrolebindings', {
+    apiVersion: rbac,
+    kind: namespaced ? 'RoleBinding' : 'ClusterRoleBinding',
+    metadata: { name, ...(namespaced ? { namespace: METRICS_SERVER_NAMESPACE } : {}), labels },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: roleKind, name: role },
+    subjects: [subject],
+  } as KubeObject);
+}
+
 export function metricsServerObjects(): ManifestObject[] {
   return [
     o('', 'serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: METRICS_SERVER_ACCOUNT, namespace: METRICS_SERVER_NAMESPACE, labels } }),
@@ -50,27 +62,9 @@ export function metricsServerObjects(): ManifestObject[] {
         { apiGroups: [''], resources: ['pods', 'nodes'], verbs: ['get', 'list', 'watch'] },
       ],
     } as KubeObject),
-    o('rbac.authorization.k8s.io', 'rolebindings', {
-      apiVersion: rbac,
-      kind: 'RoleBinding',
-      metadata: { name: 'metrics-server-auth-reader', namespace: METRICS_SERVER_NAMESPACE, labels },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'extension-apiserver-authentication-reader' },
-      subjects: [subject],
-    } as KubeObject),
-    o('rbac.authorization.k8s.io', 'clusterrolebindings', {
-      apiVersion: rbac,
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'metrics-server:system:auth-delegator', labels },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:auth-delegator' },
-      subjects: [subject],
-    } as KubeObject),
-    o('rbac.authorization.k8s.io', 'clusterrolebindings', {
-      apiVersion: rbac,
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'system:metrics-server', labels },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:metrics-server' },
-      subjects: [subject],
-    } as KubeObject),
+    binding('metrics-server-auth-reader', 'Role', 'extension-apiserver-authentication-reader'),
+    binding('metrics-server:system:auth-delegator', 'ClusterRole', 'system:auth-delegator'),
+    binding('system:metrics-server', 'ClusterRole', 'system:metrics-server'),
     // the APIService that registers metrics.k8s.io/v1beta1 with kube-aggregator
     o('apiregistration.k8s.io', 'apiservices', {
       apiVersion: 'apiregistration.k8s.io/v1',

@@ -7,7 +7,6 @@
  * Runs as system:serviceaccount:kube-system:endpoint-controller; events come from
  * "endpoint-controller".
  */
-import { selectorFromSet } from '../../api/labels';
 import { StatusError } from '../../api/status';
 import type { ReconcileContext } from '../../client/controller';
 import { isForbidden, isNotFound } from '../../client/errors';
@@ -15,7 +14,7 @@ import { metaNamespaceKey, splitMetaNamespaceKey } from '../../client/informer';
 import { ENDPOINTS, PODS, SERVICES } from '../../client/resources';
 import type { ControllerDeps } from '../util/deps';
 import { LoopController } from '../util/loop-controller';
-import { podServicesHandler } from '../util/endpoint/pod-services';
+import { podServicesHandler, selectedPods } from '../util/endpoint/pod-services';
 import { TriggerTimeTracker } from '../util/endpoint/trigger-time';
 import type { Pod, Service } from '../util/types/endpoint';
 import { planEndpoints } from './plan';
@@ -67,12 +66,11 @@ export class EndpointsController extends LoopController {
       this.staleVersions.delete(key);
       return;
     }
-    const selector = service.spec?.selector;
-    if (service.spec?.type === 'ExternalName' || selector === undefined || selector === null) {
+    const pods = selectedPods(service, this.pods.indexer);
+    if (!pods) {
       ctx.observe('no selector: endpoints are managed by others');
       return;
     }
-    const pods = this.pods.indexer.listNamespace(namespace, selectorFromSet(selector));
     const triggerTime = this.triggerTimes.compute(service, pods);
     const current = this.endpoints.indexer.getByName(namespace, name);
     if (current && this.staleVersions.get(key) === current.metadata.resourceVersion) {

@@ -16,7 +16,7 @@ import { deletedObject, splitMetaNamespaceKey } from '../../client/informer';
 import { ENDPOINTSLICES, NODES, PODS, SERVICES } from '../../client/resources';
 import type { ControllerDeps } from '../util/deps';
 import { LoopController } from '../util/loop-controller';
-import { podServicesHandler } from '../util/endpoint/pod-services';
+import { podServicesHandler, selectedPods } from '../util/endpoint/pod-services';
 import { reconcileSlices, type SliceAction } from './reconciler';
 import { EndpointSliceTracker } from './tracker';
 import { TriggerTimeTracker } from '../util/endpoint/trigger-time';
@@ -77,12 +77,11 @@ export class EndpointSliceController extends LoopController {
       ctx.observe('service gone');
       return;
     }
-    const selector = service.spec?.selector;
-    if (service.spec?.type === 'ExternalName' || selector === undefined || selector === null) {
+    const pods = selectedPods(service, this.pods.indexer);
+    if (!pods) {
       ctx.observe('no selector: slices are managed by others');
       return;
     }
-    const pods = this.pods.indexer.listNamespace(namespace, selectorFromSet(selector));
     const slices = this.slices.indexer
       .listNamespace(namespace, selectorFromSet({ [LABEL_SERVICE_NAME]: name, [LABEL_MANAGED_BY]: CONTROLLER_NAME }))
       .filter((s) => !s.metadata.deletionTimestamp);

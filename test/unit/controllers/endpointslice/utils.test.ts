@@ -2,12 +2,13 @@
 import { strict as assert } from 'node:assert';
 import { endpointPorts, podToEndpoint } from '../../../../src/engine/controllers/endpointslice/endpoint';
 import { findPort } from '../../../../src/engine/controllers/util/endpoint/pod';
-import { servicesToUpdateOnPodChange } from '../../../../src/engine/controllers/util/endpoint/pod-services';
+import { selectedPods, servicesToUpdateOnPodChange } from '../../../../src/engine/controllers/util/endpoint/pod-services';
 import { addressTypesForService, sliceLabels, slicePrefix } from '../../../../src/engine/controllers/endpointslice/slice';
 import { EndpointSliceTracker } from '../../../../src/engine/controllers/endpointslice/tracker';
 import { formatTriggerTime, TriggerTimeTracker } from '../../../../src/engine/controllers/util/endpoint/trigger-time';
 import { CONTROLLER_NAME, type Node, type Pod, type Service } from '../../../../src/engine/controllers/util/types/endpoint';
 import { newEmptySlice, newPod, newService } from './fixtures';
+import { Indexer } from '../../../../src/engine/client/informer';
 
 const node1: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1', labels: { 'topology.kubernetes.io/zone': 'us-central1-a', 'topology.kubernetes.io/region': 'us-central1' } } };
 const target = (name = 'pod1') => ({ kind: 'Pod', namespace: 'test', name, uid: 'uid-1' });
@@ -175,6 +176,21 @@ describe('controllers/endpointslice utils', () => {
       assert.deepEqual([...servicesToUpdateOnPodChange(services, pod('1', { app: 'a' }), pod('2', { app: 'a' }, false))], ['test/a']);
       assert.deepEqual([...servicesToUpdateOnPodChange(services, pod('1', { app: 'a' }), pod('2', { app: 'b' }))].sort(), ['test/a', 'test/b']);
       assert.deepEqual([...servicesToUpdateOnPodChange(services, pod('1', { app: 'a' }), pod('2', { app: 'a', x: 'y' }))], []);
+    });
+  });
+
+  describe('selectedPods', () => {
+    it('lists the pods of the namespace the selector selects; none for ExternalName or without a selector', () => {
+      const pods = new Indexer<Pod>();
+      const other = newPod(2, 'elsewhere', true);
+      const unlabelled = newPod(3, 'test', true);
+      unlabelled.metadata.labels = { foo: 'baz' };
+      for (const p of [newPod(1, 'test', true), other, unlabelled]) pods.set(p);
+      const svc = newService('foo', 'test');
+      assert.deepEqual(selectedPods(svc, pods)?.map((p) => p.metadata.name), ['pod1']);
+      assert.equal(selectedPods({ ...svc, spec: { ...svc.spec, selector: undefined } }, pods), undefined);
+      assert.equal(selectedPods({ ...svc, spec: { ...svc.spec, type: 'ExternalName' } }, pods), undefined);
+      assert.deepEqual(selectedPods({ ...svc, spec: { ...svc.spec, selector: {} } }, pods)?.map((p) => p.metadata.name), ['pod1', 'pod3']);
     });
   });
 });

@@ -11,6 +11,16 @@ import { deletedObject, type EventHandler, type Indexer } from '../../../client/
 import { isPodReady } from './pod';
 import type { Pod, Service } from '../types/endpoint';
 
+/**
+ * The pods a Service's endpoints are made of: those of its namespace its selector selects; none
+ * (undefined) for an ExternalName Service or one without a selector, whose endpoints others manage.
+ */
+export function selectedPods(service: Service, pods: Indexer<Pod>): Pod[] | undefined {
+  const selector = service.spec?.selector;
+  if (service.spec?.type === 'ExternalName' || selector === undefined || selector === null) return undefined;
+  return pods.listNamespace(service.metadata.namespace ?? '', selectorFromSet(selector));
+}
+
 /** Keys ("ns/name") of the Services in the pod's namespace whose selector matches the labels; a nil selector matches nothing. */
 export function servicesSelecting(services: readonly Service[], labels: Record<string, string>): Set<string> {
   const out = new Set<string>();
