@@ -7,6 +7,7 @@
  * earlier point. A container whose start time changed (it restarted) starts over.
  */
 import type { MetricsPoint, ResourceMetricsBatch } from '../../kubelet';
+import { fail, ok, type Result } from '../../api/result';
 
 /** pkg/storage's freshContainerMinMetricsResolution. */
 export const FRESH_CONTAINER_MIN_RESOLUTION_MS = 10_000;
@@ -49,13 +50,13 @@ export function metricsBatch(answers: ReadonlyMap<string, ResourceMetricsBatch>)
 }
 
 /** resourceUsage: the rate between two points, or why there is none. */
-export function resourceUsage(last: MetricsPoint, prev: MetricsPoint): Usage | { error: string } {
-  if (last.startTime < prev.startTime) return { error: 'unexpected decrease in startTime of node/container' };
-  if (last.cumulativeCpuNs < prev.cumulativeCpuNs) return { error: 'unexpected decrease in cumulative CPU usage value' };
+export function resourceUsage(last: MetricsPoint, prev: MetricsPoint): Result<Usage> {
+  if (last.startTime < prev.startTime) return fail('unexpected decrease in startTime of node/container');
+  if (last.cumulativeCpuNs < prev.cumulativeCpuNs) return fail('unexpected decrease in cumulative CPU usage value');
   const windowMs = last.timestamp - prev.timestamp;
   // Whole nanocores (uint64 in metrics-server).
   const cpu = Math.trunc((last.cumulativeCpuNs - prev.cumulativeCpuNs) / (windowMs / 1000));
-  return { cpu, memory: last.memoryBytes, timestamp: last.timestamp, windowMs };
+  return ok({ cpu, memory: last.memoryBytes, timestamp: last.timestamp, windowMs });
 }
 
 export class NodeStorage {
@@ -71,7 +72,7 @@ export class NodeStorage {
     const prev = this.prev.get(node);
     if (!last || !prev) return undefined;
     const u = resourceUsage(last, prev);
-    return 'error' in u ? undefined : u;
+    return u.ok ? u.value : undefined;
   }
 
   store(batch: MetricsBatch): void {
@@ -113,8 +114,8 @@ export class PodStorage {
       if (!prevPoint) return undefined;
       const u = resourceUsage(lastPoint, prevPoint);
       // A container with unusable points is skipped (upstream logs it).
-      if ('error' in u) continue;
-      out.push({ name, ...u });
+      if (!u.ok) continue;
+      out.push({ name, ...u.value });
     }
     return out;
   }

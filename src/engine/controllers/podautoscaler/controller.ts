@@ -24,6 +24,7 @@ import { LoopController } from '../util/loop-controller';
 import { emptyHistory, type AutoscalerHistory } from './normalize';
 import { afterRescale, DEFAULT_SETTINGS, planAutoscale, resourceMetricIndexes, type AutoscalerSettings, type MetricsAnswer, type Plan, type ScaleLookup } from './plan';
 import type { HorizontalPodAutoscaler, Pod, Scale } from './types';
+import { fail, ok } from '../../api/result';
 
 export const HPA_CONTROLLER_ACCOUNT = 'horizontal-pod-autoscaler';
 /** --horizontal-pod-autoscaler-sync-period. */
@@ -100,8 +101,8 @@ export class HorizontalController extends LoopController {
     const rfc3339 = this.clock.rfc3339(now);
     const target = await this.getScale(ctx, hpa);
     const metrics = new Map<number, MetricsAnswer>();
-    if ('scale' in target.lookup && this.needsMetrics(hpa, target.lookup.scale)) {
-      const selector = target.lookup.scale.status?.selector ?? '';
+    if (target.lookup.ok && this.needsMetrics(hpa, target.lookup.value)) {
+      const selector = target.lookup.value.status?.selector ?? '';
       for (const i of resourceMetricIndexes(hpa)) metrics.set(i, await this.listPodMetrics(ctx, namespace, selector));
     }
     const otherSelectors = new Map<string, Selector>();
@@ -160,7 +161,7 @@ export class HorizontalController extends LoopController {
     const slash = apiVersion.indexOf('/');
     const group = slash < 0 ? '' : apiVersion.slice(0, slash);
     const versions = this.registry.versionsOfKind(group, ref.kind);
-    if (versions.length === 0) return { lookup: { error: noKindMatchMessage(group, ref.kind, []) } };
+    if (versions.length === 0) return { lookup: fail(noKindMatchMessage(group, ref.kind, [])) };
     let first: string | undefined;
     for (const version of versions) {
       const info = this.registry.byGvk(group, version, ref.kind);
@@ -168,23 +169,23 @@ export class HorizontalController extends LoopController {
       const gvr = { group, version, resource: info.resource };
       try {
         const scale = (await ctx.client.resource(gvr, hpa.metadata.namespace).getScale(ref.name)) as Scale;
-        return { lookup: { scale }, resource: gvr };
+        return { lookup: ok(scale), resource: gvr };
       } catch (err) {
         if (isBug(err)) throw err;
         first ??= clientError(err, 'get', `${info.resource}${group ? `.${group}` : ''}`);
       }
     }
-    return { lookup: { error: first ?? 'unrecognized resource' } };
+    return { lookup: fail(first ?? 'unrecognized resource') };
   }
 
   /** resourceMetricsClient's list of PodMetrics for the selector. */
   private async listPodMetrics(ctx: ReconcileContext, namespace: string, selector: string): Promise<MetricsAnswer> {
     try {
       const list = await ctx.client.resource(POD_METRICS, namespace).list({ labelSelector: selector });
-      return { items: list.items };
+      return ok(list.items);
     } catch (err) {
       if (isBug(err)) throw err;
-      return { error: clientError(err, 'get', 'pods.metrics.k8s.io') };
+      return fail(clientError(err, 'get', 'pods.metrics.k8s.io'));
     }
   }
 }

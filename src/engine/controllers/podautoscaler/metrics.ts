@@ -7,6 +7,7 @@ import { quantityOrUndefined } from '../../api/quantity';
 import { parseMetaDuration } from '../../api/duration';
 import { own } from '../../api/own';
 import type { PodMetricsInfo } from './types';
+import { fail, ok, type Result } from '../../api/result';
 
 /** A metrics.k8s.io/v1beta1 PodMetrics, as the API serves it. */
 export interface PodMetricsView {
@@ -33,8 +34,8 @@ const windowOf = (w: string | undefined): number => {
  * container lacking the resource (or with no containers) left out; with `container`, that
  * container's usage, and an error for a pod whose metrics do not list it.
  */
-export function podResourceMetrics(items: readonly PodMetricsView[], resource: string, container: string): { metrics: PodMetricsInfo; timestamp: number } | { error: string } {
-  if (items.length === 0) return { error: 'no metrics returned from resource metrics API' };
+export function podResourceMetrics(items: readonly PodMetricsView[], resource: string, container: string): Result<{ metrics: PodMetricsInfo; timestamp: number }> {
+  if (items.length === 0) return fail('no metrics returned from resource metrics API');
   const metrics: PodMetricsInfo = new Map();
   for (const m of items) {
     const name = m.metadata.name ?? '';
@@ -42,7 +43,7 @@ export function podResourceMetrics(items: readonly PodMetricsView[], resource: s
     const containers = m.containers ?? [];
     if (container !== '') {
       const c = containers.find((x) => x.name === container);
-      if (!c) return { error: `failed to get container metrics: container ${container} not present in metrics for pod ${m.metadata.namespace ?? ''}/${name}` };
+      if (!c) return fail(`failed to get container metrics: container ${container} not present in metrics for pod ${m.metadata.namespace ?? ''}/${name}`);
       const value = milli(own(c.usage, resource));
       if (value !== undefined) metrics.set(name, { ...sample, value });
       continue;
@@ -59,7 +60,7 @@ export function podResourceMetrics(items: readonly PodMetricsView[], resource: s
     }
     if (!missing) metrics.set(name, { ...sample, value: sum });
   }
-  return { metrics, timestamp: timeOf(items[0]!.timestamp) };
+  return ok({ metrics, timestamp: timeOf(items[0]!.timestamp) });
 }
 
 export interface UtilizationRatio {
@@ -71,7 +72,7 @@ export interface UtilizationRatio {
 }
 
 /** GetResourceUtilizationRatio: pods without a request are extraneous metrics. */
-export function resourceUtilizationRatio(metrics: PodMetricsInfo, requests: ReadonlyMap<string, number>, targetUtilization: number): UtilizationRatio | { error: string } {
+export function resourceUtilizationRatio(metrics: PodMetricsInfo, requests: ReadonlyMap<string, number>, targetUtilization: number): Result<UtilizationRatio> {
   let metricsTotal = 0;
   let requestsTotal = 0;
   let entries = 0;
@@ -82,9 +83,9 @@ export function resourceUtilizationRatio(metrics: PodMetricsInfo, requests: Read
     requestsTotal += request;
     entries++;
   }
-  if (requestsTotal === 0) return { error: 'no metrics returned matched known pods' };
+  if (requestsTotal === 0) return fail('no metrics returned matched known pods');
   const utilization = clampInt32(Math.trunc((metricsTotal * 100) / requestsTotal));
-  return { ratio: utilization / targetUtilization, utilization, rawAverage: Math.trunc(metricsTotal / entries) };
+  return ok({ ratio: utilization / targetUtilization, utilization, rawAverage: Math.trunc(metricsTotal / entries) });
 }
 
 /** GetMetricUsageRatio: the average sample over the target. */

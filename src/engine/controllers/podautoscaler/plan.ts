@@ -8,6 +8,7 @@ import { parseSelector, SelectorError, type Selector } from '../../api/labels';
 import { Quantity, parseQuantity, quantityOrUndefined } from '../../api/quantity';
 import type { AutoscalerDecision, AutoscalerMetric } from '../../trace/reconcile';
 import { setOwn } from '../../api/own';
+import { fail, ok, type Result } from '../../api/result';
 import { podResourceMetrics, type PodMetricsView } from './metrics';
 import {
   cloneHistory,
@@ -60,10 +61,10 @@ export interface PlannedEvent {
 }
 
 /** The target's scale as the controller found it. */
-export type ScaleLookup = { scale: Scale } | { error: string };
+export type ScaleLookup = Result<Scale>;
 
 /** A metrics.k8s.io list answer (PodMetricsList items) or the client's error. */
-export type MetricsAnswer = { items: readonly PodMetricsView[] } | { error: string };
+export type MetricsAnswer = Result<readonly PodMetricsView[]>;
 
 export interface PlanInput {
   hpa: HorizontalPodAutoscaler;
@@ -144,17 +145,16 @@ export function tolerancesFor(hpa: HorizontalPodAutoscaler, tolerance: number): 
   return t;
 }
 
-interface MetricResult {
-  replicas: number;
-  name: string;
-  status: MetricStatus;
+/** One metric spec's replica proposal, or why there is none; its trace either way. */
+interface MetricOutcome {
   trace: AutoscalerMetric;
+  result: Result<{ replicas: number; name: string; status: MetricStatus }, { message: string; condition: { reason: string; message: string } }>;
 }
 
-interface MetricFailure {
-  error: string;
-  condition: { reason: string; message: string };
+/** computeStatusForResourceMetricGeneric's answer: a proposal, or the error; its trace either way. */
+interface ResourceMetricOutcome {
   trace: AutoscalerMetric;
+  result: Result<{ replicas: number; current: MetricValueStatus; name: string }>;
 }
 
 function groupsOf(r: ResourceReplicas): Pick<AutoscalerMetric, 'ready' | 'unready' | 'missing' | 'ignored'> {
@@ -191,19 +191,19 @@ class Reconcile {
   }
 
   /** validateAndParseSelector. */
-  validateSelector(selectorText: string | undefined): Selector | { error: string } {
+  validateSelector(selectorText: string | undefined): Result<Selector> {
     if (!selectorText) {
       const msg = 'selector is required';
       this.event('Warning', 'SelectorRequired', msg);
       this.set(SCALING_ACTIVE, 'False', 'InvalidSelector', "the HPA target's scale is missing a selector");
-      return { error: msg };
+      return fail(msg);
     }
     const parsed = parseSelector(selectorText);
     if (parsed instanceof SelectorError) {
       const msg = `couldn't convert selector into a corresponding internal selector object: ${parsed.message}`;
       this.event('Warning', 'InvalidSelector', msg);
       this.set(SCALING_ACTIVE, 'False', 'InvalidSelector', msg);
-      return { error: msg };
+      return fail(msg);
     }
     this.selector = parsed;
     const selecting = new Set<string>();
@@ -216,9 +216,9 @@ class Reconcile {
       const msg = `pods by selector ${selectorText} are controlled by multiple HPAs: [${[...selecting].sort().join(' ')}]`;
       this.event('Warning', 'AmbiguousSelector', msg);
       this.set(SCALING_ACTIVE, 'False', 'AmbiguousSelector', msg);
-      return { error: msg };
+      return fail(msg);
     }
-    return parsed;
+    return ok(parsed);
   }
 
   podsFor(selector: Selector): Pod[] {
@@ -226,7 +226,7 @@ class Reconcile {
   }
 
   /** computeReplicasForMetric for one spec. */
-  metric(spec: MetricSpec, index: number, specReplicas: number, selector: Selector): MetricResult | MetricFailure {
+  metric(spec: MetricSpec, index: number, specReplicas: number, selector: Selector): MetricOutcome {
     const tolerances = tolerancesFor(this.hpa, this.input.settings.tolerance);
     switch (spec.type) {
       case 'Resource':
@@ -234,22 +234,23 @@ class Reconcile {
         const source = spec.type === 'Resource' ? spec.resource : spec.containerResource;
         const resource = source?.name ?? '';
         const container = spec.type === 'ContainerResource' ? spec.containerResource?.container ?? '' : '';
-        const r = this.resourceMetric(spec, index, specReplicas, selector, tolerances, resource, container);
-        if ('error' in r) {
+        const { trace, result: r } = this.resourceMetric(spec, index, specReplicas, selector, tolerances, resource, container);
+        if (!r.ok) {
           const reason = spec.type === 'Resource' ? 'FailedGetResourceMetric' : 'FailedGetContainerResourceMetric';
           const condition = this.unable(reason, r.error);
           const outer = spec.type === 'Resource' ? `failed to get ${resource} resource metric value: ${r.error}` : `failed to get ${container} container metric value: ${r.error}`;
-          return { error: outer, condition, trace: { ...r.trace, error: r.error } };
+          return { trace: { ...trace, error: r.error }, result: fail({ message: outer, condition }) };
         }
+        const { current } = r.value;
         const status: MetricStatus =
-          spec.type === 'Resource' ? { type: 'Resource', resource: { name: resource, current: r.current } } : { type: 'ContainerResource', containerResource: { name: resource, current: r.current, container } };
-        return { replicas: r.replicas, name: r.name, status, trace: r.trace };
+          spec.type === 'Resource' ? { type: 'Resource', resource: { name: resource, current } } : { type: 'ContainerResource', containerResource: { name: resource, current, container } };
+        return { trace, result: ok({ replicas: r.value.replicas, name: r.value.name, status }) };
       }
       case 'Pods': {
         const name = spec.pods?.metric.name ?? '';
         const err = `unable to get metric ${name}: unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered`;
         const condition = this.unable('FailedGetPodsMetric', err);
-        return { error: `failed to get pods metric value: ${err}`, condition, trace: { metric: `pods metric ${name}`, current: '<unknown>', target: spec.pods?.target.averageValue ?? '', error: err } };
+        return { trace: { metric: `pods metric ${name}`, current: '<unknown>', target: spec.pods?.target.averageValue ?? '', error: err }, result: fail({ message: `failed to get pods metric value: ${err}`, condition }) };
       }
       case 'Object': {
         const name = spec.object?.metric.name ?? '';
@@ -257,7 +258,7 @@ class Reconcile {
         const err = `unable to get metric ${name}: unable to fetch metrics from custom metrics API: no custom metrics API (custom.metrics.k8s.io) registered on ${ref?.kind ?? ''} ${this.hpa.metadata.namespace ?? ''}/${ref?.name ?? ''}`;
         const condition = this.unable('FailedGetObjectMetric', err);
         const target = spec.object?.target;
-        return { error: `failed to get object metric value: ${err}`, condition, trace: { metric: `${ref?.kind ?? ''} metric ${name}`, current: '<unknown>', target: target?.value ?? target?.averageValue ?? '', error: err } };
+        return { trace: { metric: `${ref?.kind ?? ''} metric ${name}`, current: '<unknown>', target: target?.value ?? target?.averageValue ?? '', error: err }, result: fail({ message: `failed to get object metric value: ${err}`, condition }) };
       }
       case 'External': {
         const name = spec.external?.metric.name ?? '';
@@ -266,12 +267,12 @@ class Reconcile {
         const err = `unable to get external metric ${this.hpa.metadata.namespace ?? ''}/${name}/nil: ${inner}`;
         const condition = this.unable('FailedGetExternalMetric', err);
         const outer = target?.averageValue !== undefined ? `failed to get ${name} external metric: ${err}` : `failed to get external metric ${name}: ${err}`;
-        return { error: `failed to get ${name} external metric value: ${outer}`, condition, trace: { metric: `external metric ${name}`, current: '<unknown>', target: target?.value ?? target?.averageValue ?? '', error: err } };
+        return { trace: { metric: `external metric ${name}`, current: '<unknown>', target: target?.value ?? target?.averageValue ?? '', error: err }, result: fail({ message: `failed to get ${name} external metric value: ${outer}`, condition }) };
       }
       default: {
         const err = `unknown metric source type ${JSON.stringify(spec.type)}`;
         const condition = this.unable('InvalidMetricSourceType', err);
-        return { error: err, condition, trace: { metric: spec.type, current: '<unknown>', target: '', error: err } };
+        return { trace: { metric: spec.type, current: '<unknown>', target: '', error: err }, result: fail({ message: err, condition }) };
       }
     }
   }
@@ -285,43 +286,43 @@ class Reconcile {
     tolerances: Tolerances,
     resource: string,
     container: string,
-  ): { replicas: number; current: MetricValueStatus; name: string; trace: AutoscalerMetric } | { error: string; trace: AutoscalerMetric } {
+  ): ResourceMetricOutcome {
     const target = (spec.type === 'Resource' ? spec.resource?.target : spec.containerResource?.target) ?? { type: '' };
     const byValue = target.averageValue !== undefined;
     const label = byValue ? `${resource} resource` : spec.type === 'ContainerResource' ? `${resource} container resource utilization (percentage of request)` : `${resource} resource utilization (percentage of request)`;
     const goal = byValue ? target.averageValue! : target.averageUtilization !== undefined ? `${target.averageUtilization}%` : '';
     const trace: AutoscalerMetric = { metric: spec.type === 'ContainerResource' ? `${resource} of container ${container}` : resource, current: '<unknown>', target: goal };
     if (!byValue && target.averageUtilization === undefined) {
-      return { error: 'invalid resource metric source: neither an average utilization target nor an average value (usage) target was set', trace };
+      return { trace, result: fail('invalid resource metric source: neither an average utilization target nor an average value (usage) target was set') };
     }
     const what = byValue ? 'usage' : 'utilization';
-    const answer = this.input.metrics.get(index) ?? { error: 'no metrics returned from resource metrics API' };
-    const fetched = 'error' in answer ? { error: `unable to fetch metrics from resource metrics API: ${answer.error}` } : podResourceMetrics(answer.items, resource, container);
-    if ('error' in fetched) return { error: `failed to get ${resource} ${what}: unable to get metrics for resource ${resource}: ${fetched.error}`, trace };
+    const answer = this.input.metrics.get(index) ?? fail('no metrics returned from resource metrics API');
+    const fetched = answer.ok ? podResourceMetrics(answer.value, resource, container) : fail(`unable to fetch metrics from resource metrics API: ${answer.error}`);
+    if (!fetched.ok) return { trace, result: fail(`failed to get ${resource} ${what}: unable to get metrics for resource ${resource}: ${fetched.error}`) };
     const input: ResourceInput = {
       currentReplicas,
       resource,
       container,
       tolerances,
       pods: this.podsFor(selector),
-      metrics: fetched.metrics,
-      timestamp: fetched.timestamp,
+      metrics: fetched.value.metrics,
+      timestamp: fetched.value.timestamp,
       settings: this.readiness(),
     };
     if (byValue) {
       const targetMilli = milliOf(target.averageValue) ?? 0;
-      const r = rawResourceReplicas(input, targetMilli);
-      if ('error' in r) return { error: `failed to get ${resource} ${what}: ${r.error}`, trace };
+      const raw = rawResourceReplicas(input, targetMilli);
+      if (!raw.ok) return { trace, result: fail(`failed to get ${resource} ${what}: ${raw.error}`) };
+      const r = raw.value;
       const current = milliQuantity(r.rawAverage);
-      return { replicas: r.replicas, current: { averageValue: current }, name: label, trace: { ...trace, current, replicas: r.replicas, ...groupsOf(r) } };
+      return { trace: { ...trace, current, replicas: r.replicas, ...groupsOf(r) }, result: ok({ replicas: r.replicas, current: { averageValue: current }, name: label }) };
     }
-    const r = resourceReplicas(input, target.averageUtilization!);
-    if ('error' in r) return { error: `failed to get ${resource} ${what}: ${r.error}`, trace };
+    const byUtilization = resourceReplicas(input, target.averageUtilization!);
+    if (!byUtilization.ok) return { trace, result: fail(`failed to get ${resource} ${what}: ${byUtilization.error}`) };
+    const r = byUtilization.value;
     return {
-      replicas: r.replicas,
-      current: { averageValue: milliQuantity(r.rawAverage), averageUtilization: r.utilization },
-      name: label,
       trace: { ...trace, current: `${r.utilization}%`, value: milliQuantity(r.rawAverage), replicas: r.replicas, ...groupsOf(r) },
+      result: ok({ replicas: r.replicas, current: { averageValue: milliQuantity(r.rawAverage), averageUtilization: r.utilization }, name: label }),
     };
   }
 
@@ -351,15 +352,15 @@ export function planAutoscale(input: PlanInput): Plan {
     withStatus(original, { currentReplicas: current ?? original?.currentReplicas ?? 0, desiredReplicas: original?.desiredReplicas ?? 0, currentMetrics: original?.currentMetrics, conditions: r.conditions });
 
   const gvError = groupVersionError(hpa.spec.scaleTargetRef.apiVersion);
-  const scaleError = gvError ?? ('error' in input.scale ? input.scale.error : undefined);
-  if (scaleError !== undefined || 'error' in input.scale) {
+  const scaleError = gvError ?? (input.scale.ok ? undefined : input.scale.error);
+  if (scaleError !== undefined || !input.scale.ok) {
     const message = scaleError ?? '';
     r.event('Warning', 'FailedGetScale', message);
     r.set(ABLE_TO_SCALE, 'False', 'FailedGetScale', `the HPA controller was unable to get the target's current scale: ${message}`);
     decision.error = message;
     return finish(keep(), { error: message });
   }
-  const scale = input.scale.scale;
+  const scale = input.scale.value;
   r.set(ABLE_TO_SCALE, 'True', 'SucceededGetScale', "the HPA controller was able to get the target's current scale");
   const currentReplicas = scale.spec?.replicas ?? 0;
   decision.currentReplicas = currentReplicas;
@@ -483,8 +484,9 @@ function canonical(v: unknown): unknown {
 
 /** computeReplicasForMetrics. */
 function computeReplicasForMetrics(r: Reconcile, scale: Scale, decision: AutoscalerDecision): { replicas: number; metric: string; statuses?: MetricStatus[]; error?: string } {
-  const selector = r.validateSelector(scale.status?.selector);
-  if ('error' in selector) return { replicas: -1, metric: '', error: selector.error };
+  const selected = r.validateSelector(scale.status?.selector);
+  if (!selected.ok) return { replicas: -1, metric: '', error: selected.error };
+  const selector = selected.value;
   const specs = r.hpa.spec.metrics ?? [];
   const specReplicas = scale.spec?.replicas ?? 0;
   const statuses: MetricStatus[] = specs.map(() => ({ type: '' }));
@@ -494,20 +496,20 @@ function computeReplicasForMetrics(r: Reconcile, scale: Scale, decision: Autosca
   let firstError: string | undefined;
   let firstCondition: { reason: string; message: string } | undefined;
   specs.forEach((spec, i) => {
-    const result = r.metric(spec, i, specReplicas, selector);
-    decision.metrics.push(result.trace);
-    if ('error' in result) {
+    const { trace, result } = r.metric(spec, i, specReplicas, selector);
+    decision.metrics.push(trace);
+    if (!result.ok) {
       if (invalid === 0) {
-        firstError = result.error;
-        firstCondition = result.condition;
+        firstError = result.error.message;
+        firstCondition = result.error.condition;
       }
       invalid++;
       return;
     }
-    statuses[i] = result.status;
-    if (replicas === 0 || result.replicas > replicas) {
-      replicas = result.replicas;
-      metric = result.name;
+    statuses[i] = result.value.status;
+    if (replicas === 0 || result.value.replicas > replicas) {
+      replicas = result.value.replicas;
+      metric = result.value.name;
     }
   });
   const error = firstError !== undefined ? `invalid metrics (${invalid} invalid out of ${specs.length}), first error is: ${firstError}` : undefined;

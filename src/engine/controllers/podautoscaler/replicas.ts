@@ -9,6 +9,7 @@
 import { quantityOrUndefined } from '../../api/quantity';
 import { metricUsageRatio, resourceUtilizationRatio } from './metrics';
 import type { Pod, PodMetricsInfo } from './types';
+import { fail, ok, type Ok, type Result } from '../../api/result';
 
 /** Tolerances: the usage ratios around 1 within which nothing changes. */
 export interface Tolerances {
@@ -92,14 +93,14 @@ const requestMilli = (requests: Record<string, string> | undefined, resource: st
  * calculateRequests: each pod's request of the resource, from its pod-level requests (when set
  * and no container is named), else summed over its containers and sidecars, or one container's.
  */
-export function calculateRequests(pods: readonly Pod[], container: string, resource: string): Map<string, number> | { error: string } {
+export function calculateRequests(pods: readonly Pod[], container: string, resource: string): Result<Map<string, number>> {
   const out = new Map<string, number>();
   for (const pod of pods) {
     const name = pod.metadata.name ?? '';
     const podLevel = pod.spec?.resources?.requests;
     if (container === '' && podLevel && Object.keys(podLevel).length > 0) {
       const v = requestMilli(podLevel, resource);
-      if (v === undefined) return { error: `missing pod-level request for ${resource} in Pod ${name}` };
+      if (v === undefined) return fail(`missing pod-level request for ${resource} in Pod ${name}`);
       out.set(name, v);
       continue;
     }
@@ -109,7 +110,7 @@ export function calculateRequests(pods: readonly Pod[], container: string, resou
     for (const c of containers) {
       if (container === '' || container === c.name) {
         const v = requestMilli(c.resources?.requests, resource);
-        if (v === undefined) return { error: `missing request for ${resource} in container ${c.name} of Pod ${name}` };
+        if (v === undefined) return fail(`missing request for ${resource} in container ${c.name} of Pod ${name}`);
         request += v;
       }
       if (container === c.name) {
@@ -117,10 +118,10 @@ export function calculateRequests(pods: readonly Pod[], container: string, resou
         break;
       }
     }
-    if (container !== '' && !found) return { error: `container ${container} not found in Pod ${name}` };
+    if (container !== '' && !found) return fail(`container ${container} not found in Pod ${name}`);
     out.set(name, request);
   }
-  return out;
+  return ok(out);
 }
 
 export interface ResourceReplicas {
@@ -154,28 +155,29 @@ function removeAll(metrics: PodMetricsInfo, names: Set<string>): void {
  * metrics without the ignored and the unready pods' (removeMetricsForPods); an error when there
  * are no pods or no metric is left.
  */
-export function countedMetrics(input: Pick<ResourceInput, 'pods' | 'metrics' | 'resource' | 'settings'>): { metrics: PodMetricsInfo; groups: PodGroups } | { error: string } {
+export function countedMetrics(input: Pick<ResourceInput, 'pods' | 'metrics' | 'resource' | 'settings'>): Result<{ metrics: PodMetricsInfo; groups: PodGroups }> {
   const metrics: PodMetricsInfo = new Map(input.metrics);
-  if (input.pods.length === 0) return { error: 'no pods returned by selector while calculating replica count' };
+  if (input.pods.length === 0) return fail('no pods returned by selector while calculating replica count');
   const groups = groupPods(input.pods, metrics, input.resource, input.settings);
   removeAll(metrics, groups.ignored);
   removeAll(metrics, groups.unready);
-  if (metrics.size === 0) return { error: 'did not receive metrics for targeted pods (pods might be unready)' };
-  return { metrics, groups };
+  if (metrics.size === 0) return fail('did not receive metrics for targeted pods (pods might be unready)');
+  return ok({ metrics, groups });
 }
 
 /** GetResourceReplicas: a utilization target (percent of the pods' requests). */
-export function resourceReplicas(input: ResourceInput, targetUtilization: number): ResourceReplicas | { error: string } {
+export function resourceReplicas(input: ResourceInput, targetUtilization: number): Result<ResourceReplicas> {
   const { currentReplicas, resource, container, tolerances, pods, timestamp } = input;
   const counted = countedMetrics(input);
-  if ('error' in counted) return counted;
-  const { metrics, groups } = counted;
-  const requests = calculateRequests(pods, container, resource);
-  if ('error' in requests) return requests;
+  if (!counted.ok) return counted;
+  const { metrics, groups } = counted.value;
+  const requested = calculateRequests(pods, container, resource);
+  if (!requested.ok) return requested;
+  const requests = requested.value;
   const first = resourceUtilizationRatio(metrics, requests, targetUtilization);
-  if ('error' in first) return first;
-  const { ratio, utilization, rawAverage } = first;
-  const result = (replicas: number): ResourceReplicas => ({ replicas, utilization, rawAverage, timestamp, groups });
+  if (!first.ok) return first;
+  const { ratio, utilization, rawAverage } = first.value;
+  const result = (replicas: number): Ok<ResourceReplicas> => ok({ replicas, utilization, rawAverage, timestamp, groups });
 
   const scaleUpWithUnready = groups.unready.size > 0 && ratio > 1;
   if (!scaleUpWithUnready && groups.missing.size === 0) {
@@ -192,8 +194,8 @@ export function resourceReplicas(input: ResourceInput, targetUtilization: number
   }
   if (scaleUpWithUnready) for (const pod of groups.unready) metrics.set(pod, { timestamp: 0, windowMs: 0, value: 0 });
   const second = resourceUtilizationRatio(metrics, requests, targetUtilization);
-  if ('error' in second) return second;
-  const newRatio = second.ratio;
+  if (!second.ok) return second;
+  const newRatio = second.value.ratio;
   if (isWithin(tolerances, newRatio) || (ratio < 1 && newRatio > 1) || (ratio > 1 && newRatio < 1)) return result(currentReplicas);
   const newReplicas = Math.ceil(newRatio * metrics.size);
   if ((newRatio < 1 && newReplicas > currentReplicas) || (newRatio > 1 && newReplicas < currentReplicas)) return result(currentReplicas);
@@ -201,13 +203,13 @@ export function resourceReplicas(input: ResourceInput, targetUtilization: number
 }
 
 /** GetRawResourceReplicas (calcPlainMetricReplicas): an average-value target in milli-units. */
-export function rawResourceReplicas(input: ResourceInput, targetUsage: number): ResourceReplicas | { error: string } {
+export function rawResourceReplicas(input: ResourceInput, targetUsage: number): Result<ResourceReplicas> {
   const { currentReplicas, tolerances, timestamp } = input;
   const counted = countedMetrics(input);
-  if ('error' in counted) return counted;
-  const { metrics, groups } = counted;
+  if (!counted.ok) return counted;
+  const { metrics, groups } = counted.value;
   const { ratio, usage } = metricUsageRatio(metrics, targetUsage);
-  const result = (replicas: number): ResourceReplicas => ({ replicas, rawAverage: usage, timestamp, groups });
+  const result = (replicas: number): Ok<ResourceReplicas> => ok({ replicas, rawAverage: usage, timestamp, groups });
 
   const scaleUpWithUnready = groups.unready.size > 0 && ratio > 1;
   if (!scaleUpWithUnready && groups.missing.size === 0) {

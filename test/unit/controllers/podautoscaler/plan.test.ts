@@ -4,6 +4,7 @@ import { parseSelector, type Selector } from '../../../../src/engine/api/labels'
 import { emptyHistory } from '../../../../src/engine/controllers/podautoscaler/normalize';
 import { afterRescale, DEFAULT_SETTINGS, planAutoscale, tolerancesFor, type MetricsAnswer, type PlanInput } from '../../../../src/engine/controllers/podautoscaler/plan';
 import type { HorizontalPodAutoscaler, Pod, Scale } from '../../../../src/engine/controllers/podautoscaler/types';
+import { fail, ok } from '../../../../src/engine/api/result';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 const RFC = '2025-06-01T12:00:00Z';
@@ -30,12 +31,12 @@ function pods(n: number): Pod[] {
   }));
 }
 
-const usage = (levels: number[]): MetricsAnswer => ({
-  items: levels.map((l, i) => ({ metadata: { name: `api-${i}`, namespace: 'shop' }, timestamp: RFC, window: '15s', containers: [{ name: 'web', usage: { cpu: `${l}m`, memory: '10Mi' } }] })),
-});
+const usage = (levels: number[]): MetricsAnswer => ok(
+  levels.map((l, i) => ({ metadata: { name: `api-${i}`, namespace: 'shop' }, timestamp: RFC, window: '15s', containers: [{ name: 'web', usage: { cpu: `${l}m`, memory: '10Mi' } }] })),
+);
 
 function input(over: Partial<PlanInput>): PlanInput {
-  return { hpa: hpa(), now: NOW, rfc3339: RFC, scale: { scale: scale(2) }, pods: pods(2), metrics: new Map([[0, usage([50, 50])]]), otherSelectors: new Map(), history: emptyHistory(), settings: DEFAULT_SETTINGS, ...over };
+  return { hpa: hpa(), now: NOW, rfc3339: RFC, scale: ok(scale(2)), pods: pods(2), metrics: new Map([[0, usage([50, 50])]]), otherSelectors: new Map(), history: emptyHistory(), settings: DEFAULT_SETTINGS, ...over };
 }
 
 const conds = (p: ReturnType<typeof planAutoscale>) => (p.status?.conditions ?? []).map((c) => `${c.type} ${c.status} ${c.reason}: ${c.message}`);
@@ -43,14 +44,14 @@ const events = (p: ReturnType<typeof planAutoscale>) => p.events.map((e) => `${e
 
 describe('podautoscaler: reconcile plan', () => {
   it('FailedGetScale: the scale subresource answered an error', () => {
-    const p = planAutoscale(input({ scale: { error: 'deployments.apps "api" not found' } }));
+    const p = planAutoscale(input({ scale: fail('deployments.apps "api" not found') }));
     assert.deepEqual(events(p), ['Warning FailedGetScale deployments.apps "api" not found']);
     assert.deepEqual(conds(p), [`AbleToScale False FailedGetScale: the HPA controller was unable to get the target's current scale: deployments.apps "api" not found`]);
     assert.equal(p.rescale, undefined);
   });
 
   it('ScalingDisabled at zero replicas', () => {
-    const p = planAutoscale(input({ scale: { scale: scale(0) } }));
+    const p = planAutoscale(input({ scale: ok(scale(0)) }));
     assert.deepEqual(conds(p), ["AbleToScale True SucceededGetScale: the HPA controller was able to get the target's current scale", 'ScalingActive False ScalingDisabled: scaling is disabled since the replica count of the target is zero']);
     assert.deepEqual(events(p), []);
     assert.equal(p.status?.desiredReplicas, 0);
@@ -80,7 +81,7 @@ describe('podautoscaler: reconcile plan', () => {
   });
 
   it('FailedRescale: the scale update failed', () => {
-    const p = planAutoscale(input({ scale: { scale: scale(1) } }));
+    const p = planAutoscale(input({ scale: ok(scale(1)) }));
     assert.equal(p.rescale?.reason, 'Current number of replicas below Spec.MinReplicas');
     const failed = afterRescale(p, { hpa: hpa(), now: NOW, rfc3339: RFC }, 'Operation cannot be fulfilled');
     assert.deepEqual(events(failed), ['Warning FailedRescale New size: 2; reason: Current number of replicas below Spec.MinReplicas; error: Operation cannot be fulfilled']);
@@ -97,7 +98,7 @@ describe('podautoscaler: reconcile plan', () => {
   });
 
   it('SelectorRequired: a scale without a selector', () => {
-    const p = planAutoscale(input({ scale: { scale: scale(2, '') } }));
+    const p = planAutoscale(input({ scale: ok(scale(2, '')) }));
     assert.deepEqual(events(p), ['Warning SelectorRequired selector is required', 'Warning FailedComputeMetricsReplicas selector is required']);
     assert.deepEqual(conds(p).slice(1), ["ScalingActive False InvalidSelector: the HPA target's scale is missing a selector"]);
   });

@@ -1,9 +1,10 @@
 /** The replica calculator against upstream's TestReplicaCalc* cases (replica-calculator-cases.ts). */
 import { strict as assert } from 'node:assert';
 import { podResourceMetrics, type PodMetricsView } from '../../../../src/engine/controllers/podautoscaler/metrics';
-import { countedMetrics, GO_ZERO_TIME, groupPods, resourceReplicas, type ReadinessSettings } from '../../../../src/engine/controllers/podautoscaler/replicas';
+import { countedMetrics, GO_ZERO_TIME, groupPods, resourceReplicas, type ReadinessSettings, type ResourceReplicas } from '../../../../src/engine/controllers/podautoscaler/replicas';
 import type { Pod } from '../../../../src/engine/controllers/podautoscaler/types';
 import { REPLICA_CALC_CASES, type ReplicaCalcCase } from './replica-calculator-cases';
+import { fail, type Result } from '../../../../src/engine/api/result';
 
 const NOW = Date.parse('2025-06-01T12:00:00Z');
 const GO_ZERO = '0001-01-01T00:00:00Z';
@@ -36,22 +37,30 @@ function metricsOf(tc: ReplicaCalcCase): PodMetricsView[] {
   }));
 }
 
-function run(tc: ReplicaCalcCase) {
+function run(tc: ReplicaCalcCase): Result<ResourceReplicas> {
   const fetched = podResourceMetrics(metricsOf(tc), 'cpu', '');
-  if ('error' in fetched) return { error: `unable to get metrics for resource cpu: ${fetched.error}` };
-  return resourceReplicas({ currentReplicas: tc.currentReplicas, resource: 'cpu', container: '', tolerances: TOLERANCES, pods: podsOf(tc), metrics: fetched.metrics, timestamp: fetched.timestamp, settings: SETTINGS }, tc.targetUtilization);
+  if (!fetched.ok) return fail(`unable to get metrics for resource cpu: ${fetched.error}`);
+  const { metrics, timestamp } = fetched.value;
+  return resourceReplicas({ currentReplicas: tc.currentReplicas, resource: 'cpu', container: '', tolerances: TOLERANCES, pods: podsOf(tc), metrics, timestamp, settings: SETTINGS }, tc.targetUtilization);
+}
+
+/** The replicas a case computes; fails the test with the error when there are none. */
+function replicasOf(tc: ReplicaCalcCase): ResourceReplicas {
+  const out = run(tc);
+  assert.ok(out.ok, out.ok ? '' : out.error);
+  return out.value;
 }
 
 describe('podautoscaler: replica calculator (upstream TestReplicaCalc*)', () => {
   for (const tc of REPLICA_CALC_CASES) {
     it(tc.name, () => {
-      const out = run(tc);
       if (tc.expectedError) {
-        assert.ok('error' in out, `expected an error, got ${JSON.stringify(out)}`);
-        assert.ok(out.error.includes(tc.expectedError), out.error);
+        const failed = run(tc);
+        assert.ok(!failed.ok, `expected an error, got ${JSON.stringify(failed)}`);
+        assert.ok(failed.error.includes(tc.expectedError), failed.error);
         return;
       }
-      assert.ok(!('error' in out), JSON.stringify(out));
+      const out = replicasOf(tc);
       assert.equal(out.replicas, tc.expectedReplicas);
       assert.equal(out.utilization, tc.expectedUtilization);
       assert.equal(out.rawAverage, tc.expectedValue);
@@ -68,13 +77,11 @@ describe('podautoscaler: replica calculator (upstream TestReplicaCalc*)', () => 
     const base: ReplicaCalcCase = { name: 'computed', currentReplicas: startPods, requests: offsets.map((o) => `${perPod + o}m`), levels: offsets.map(() => used / 10), targetUtilization: 0 };
     let target = Math.abs(1 / (2 * (1 - 0.1))) + 0.01;
     const finalPods = Math.ceil((used / (requested * target)) * startPods);
-    const scaled = run({ ...base, targetUtilization: Math.trunc(target * 100) });
-    assert.ok(!('error' in scaled));
+    const scaled = replicasOf({ ...base, targetUtilization: Math.trunc(target * 100) });
     assert.equal(scaled.replicas, finalPods);
     assert.equal(scaled.utilization, Math.trunc((used * 100) / requested));
     target = Math.abs(1 / (2 * (1 - 0.1))) + 0.004;
-    const kept = run({ ...base, targetUtilization: Math.trunc(target * 100) });
-    assert.ok(!('error' in kept));
+    const kept = replicasOf({ ...base, targetUtilization: Math.trunc(target * 100) });
     assert.equal(kept.replicas, startPods);
   });
 
@@ -83,8 +90,7 @@ describe('podautoscaler: replica calculator (upstream TestReplicaCalc*)', () => 
     // missing pod counts as 150% of its request (upstream's max(100, target)): (400m + 3000m) of
     // 6000m is 56%, ratio 0.377, so 2 replicas (1 had it counted at 100%).
     const tc: ReplicaCalcCase = { name: 'fallback', currentReplicas: 3, requests: ['1', '1', '1'], levels: [100, 100], targetUtilization: 150 };
-    const out = run(tc);
-    assert.ok(!('error' in out));
+    const out = replicasOf(tc);
     assert.equal(out.utilization, 10);
     assert.equal(out.replicas, 2);
   });
@@ -114,11 +120,11 @@ describe('podautoscaler: replica calculator (upstream TestReplicaCalc*)', () => 
     const sample = { value: 1, timestamp: NOW, windowMs: 60_000 };
     const metrics = new Map([['hume', sample], ['locke', sample]]);
     const counted = countedMetrics({ pods: [pod('hume', 'True'), pod('locke', 'False'), pod('mill', 'True')], metrics, resource: 'cpu', settings: SETTINGS });
-    assert.ok(!('error' in counted));
-    assert.deepEqual([...counted.metrics.keys()], ['hume']);
-    assert.deepEqual([[...counted.groups.unready], [...counted.groups.missing], counted.groups.readyPodCount], [['locke'], ['mill'], 1]);
+    assert.ok(counted.ok);
+    assert.deepEqual([...counted.value.metrics.keys()], ['hume']);
+    assert.deepEqual([[...counted.value.groups.unready], [...counted.value.groups.missing], counted.value.groups.readyPodCount], [['locke'], ['mill'], 1]);
     assert.equal(metrics.size, 2);
-    assert.deepEqual(countedMetrics({ pods: [], metrics, resource: 'cpu', settings: SETTINGS }), { error: 'no pods returned by selector while calculating replica count' });
-    assert.deepEqual(countedMetrics({ pods: [pod('locke', 'False')], metrics: new Map([['locke', sample]]), resource: 'cpu', settings: SETTINGS }), { error: 'did not receive metrics for targeted pods (pods might be unready)' });
+    assert.deepEqual(countedMetrics({ pods: [], metrics, resource: 'cpu', settings: SETTINGS }), { ok: false, error: 'no pods returned by selector while calculating replica count' });
+    assert.deepEqual(countedMetrics({ pods: [pod('locke', 'False')], metrics: new Map([['locke', sample]]), resource: 'cpu', settings: SETTINGS }), { ok: false, error: 'did not receive metrics for targeted pods (pods might be unready)' });
   });
 });
