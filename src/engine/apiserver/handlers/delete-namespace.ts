@@ -4,11 +4,9 @@
  * policy); the namespace controller empties it and clears spec.finalizers through the finalize
  * subresource; a DELETE after that removes it.
  */
-import { notFoundError } from '../../api/status';
 import { isObject, type KubeObject } from '../../api/types';
 import type { RequestContext, Target } from '../context';
-import { admissionAttributes, mutate, validate } from './admit';
-import { checkTwoPhasePreconditions, deleteObject, finalizeDelete, FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type DeleteOptions, type DeleteOutcome } from './delete';
+import { currentForTwoPhaseDelete, deleteMarked, deleteValidation, finalizeDelete, FINALIZER_FOREGROUND, FINALIZER_ORPHAN, writeTerminating, type DeleteOptions, type DeleteOutcome } from './delete';
 
 const NAMESPACES = { group: '', name: 'namespaces' };
 
@@ -22,17 +20,13 @@ function wantsFinalizer(options: DeleteOptions, finalizer: string, has: boolean)
 export async function deleteNamespace(ctx: RequestContext, t: Target, options: DeleteOptions): Promise<DeleteOutcome> {
   const key = t.storage.key('', t.name);
   for (;;) {
-    const current = await t.storage.get(key);
-    if (!current) throw notFoundError(NAMESPACES, t.name);
+    const current = await currentForTwoPhaseDelete(t, NAMESPACES, key, options);
     const ns = current.object;
-    checkTwoPhasePreconditions(NAMESPACES, ns, options);
-    const a = admissionAttributes(ctx, t, 'DELETE', undefined, ns);
-    await mutate(ctx, a);
-    await validate(ctx, a);
+    await deleteValidation(ctx, t, ns);
     if (ns.metadata.deletionTimestamp) {
       const spec = isObject(ns.spec) ? ns.spec : {};
       if (Array.isArray(spec.finalizers) && spec.finalizers.length > 0) return { body: finalizeDelete(t, ns), deleted: false };
-      return deleteObject(ctx, t, { ...options, preconditions: { uid: ns.metadata.uid, ...options.preconditions } });
+      return deleteMarked(ctx, t, ns, options);
     }
     const next = structuredClone(ns) as KubeObject;
     next.metadata.deletionTimestamp = ctx.server.clock.rfc3339();
@@ -43,12 +37,7 @@ export async function deleteNamespace(ctx: RequestContext, t: Target, options: D
     if (wantsFinalizer(options, FINALIZER_FOREGROUND, has.has(FINALIZER_FOREGROUND))) finalizers.push(FINALIZER_FOREGROUND);
     if (finalizers.length > 0) next.metadata.finalizers = finalizers;
     else delete next.metadata.finalizers;
-    delete next.metadata.resourceVersion;
-    ctx.writing(key, current.modRevision);
-    const result = await t.storage.update(key, next, current, ctx.dryRun);
-    if ('conflict' in result) continue;
-    if (result.revision !== undefined) ctx.wrote(result.revision);
-    ctx.stage({ stage: 'storage', verdict: 'passed', rule: key, detail: ctx.dryRun ? 'dry run: Terminating not stored' : 'namespace Terminating' });
-    return { body: finalizeDelete(t, result.object), deleted: false };
+    const written = await writeTerminating(ctx, t, key, next, current, 'namespace');
+    if (written) return { body: finalizeDelete(t, written), deleted: false };
   }
 }

@@ -63,10 +63,34 @@ export function acceptDeleteOptions(ctx: RequestContext, options: DeleteOptions)
 }
 
 /**
- * The precondition check of the registries that delete in two phases (namespaces, custom resource
- * definitions): their own texts, checked before the object is marked for deletion.
+ * The first step of the registries that delete in two phases (namespaces, custom resource
+ * definitions): the object as stored now, its preconditions checked with their own texts before
+ * it is marked for deletion.
  */
-export function checkTwoPhasePreconditions(kind: { group: string; name: string }, obj: KubeObject, options: DeleteOptions): void {
+export async function currentForTwoPhaseDelete(t: Target, kind: { group: string; name: string }, key: string, options: DeleteOptions): Promise<StoredObject> {
+  const current = await t.storage.get(key);
+  if (!current) throw notFoundError(kind, t.name);
+  checkTwoPhasePreconditions(kind, current.object, options);
+  return current;
+}
+
+/** A two-phase registry's DELETE of an object already marked: the generic one, for the object's uid. */
+export function deleteMarked(ctx: RequestContext, t: Target, obj: KubeObject, options: DeleteOptions): Promise<DeleteOutcome> {
+  return deleteObject(ctx, t, { ...options, preconditions: { uid: obj.metadata.uid, ...options.preconditions } });
+}
+
+/** Stores a two-phase registry's object marked Terminating; undefined when another write came first (read it again). */
+export async function writeTerminating(ctx: RequestContext, t: Target, key: string, next: KubeObject, current: StoredObject, what: string): Promise<KubeObject | undefined> {
+  delete next.metadata.resourceVersion;
+  ctx.writing(key, current.modRevision);
+  const result = await t.storage.update(key, next, current, ctx.dryRun);
+  if ('conflict' in result) return undefined;
+  if (result.revision !== undefined) ctx.wrote(result.revision);
+  ctx.stage({ stage: 'storage', verdict: 'passed', rule: key, detail: ctx.dryRun ? 'dry run: Terminating not stored' : `${what} Terminating` });
+  return result.object;
+}
+
+function checkTwoPhasePreconditions(kind: { group: string; name: string }, obj: KubeObject, options: DeleteOptions): void {
   const p = options.preconditions;
   const name = obj.metadata.name ?? '';
   if (p?.uid !== undefined && p.uid !== obj.metadata.uid) {
@@ -162,7 +186,8 @@ export function finalizeDelete(t: Target, obj: KubeObject): JsonObject {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: details as JsonObject };
 }
 
-async function deleteValidation(ctx: RequestContext, t: Target, existing: KubeObject): Promise<void> {
+/** The DELETE admission of the object as it is stored: mutating, then validating plugins. */
+export async function deleteValidation(ctx: RequestContext, t: Target, existing: KubeObject): Promise<void> {
   const a = admissionAttributes(ctx, t, 'DELETE', undefined, existing);
   await mutate(ctx, a);
   await validate(ctx, a);
@@ -191,6 +216,15 @@ export async function deleteObject(ctx: RequestContext, t: Target, options: Dele
   return deleteNow(ctx, t, key, options);
 }
 
+/** One attempt's read of the object to delete: as stored now, its preconditions checked and the deletion admitted. */
+async function currentForDelete(ctx: RequestContext, t: Target, key: string, options: DeleteOptions): Promise<StoredObject> {
+  const current = await t.storage.get(key);
+  if (!current) throw notFoundError(groupResource(t.info), t.name);
+  checkPreconditions(t, current.object, options);
+  await deleteValidation(ctx, t, current.object);
+  return current;
+}
+
 type Marked =
   | { kind: 'pending'; object: KubeObject }
   | { kind: 'kept'; object: KubeObject }
@@ -199,10 +233,7 @@ type Marked =
 /** updateForGracefulDeletionAndFinalizers: marks the object as being deleted, or says to delete it now. */
 async function markForDeletion(ctx: RequestContext, t: Target, key: string, options: DeleteOptions): Promise<Marked> {
   for (;;) {
-    const current = await t.storage.get(key);
-    if (!current) throw notFoundError(groupResource(t.info), t.name);
-    checkPreconditions(t, current.object, options);
-    await deleteValidation(ctx, t, current.object);
+    const current = await currentForDelete(ctx, t, key, options);
     const obj = structuredClone(current.object) as KubeObject;
     const decision = beforeDelete(ctx, t, obj, options);
     if (decision.pending) return { kind: 'pending', object: current.object };
@@ -242,10 +273,7 @@ async function writeMarked(ctx: RequestContext, t: Target, key: string, obj: Kub
 
 async function deleteNow(ctx: RequestContext, t: Target, key: string, options: DeleteOptions): Promise<DeleteOutcome> {
   for (;;) {
-    const current = await t.storage.get(key);
-    if (!current) throw notFoundError(groupResource(t.info), t.name);
-    checkPreconditions(t, current.object, options);
-    await deleteValidation(ctx, t, current.object);
+    const current = await currentForDelete(ctx, t, key, options);
     ctx.writing(key, current.modRevision);
     const result = await t.storage.delete(key, current, ctx.dryRun);
     if (!result) continue;

@@ -60,6 +60,18 @@ const sortedKeys = (o: JsonObject | undefined): string[] => Object.keys(o ?? {})
 /** fieldPath.Child(...): a template's path, or from the root for a pod (nil path). */
 const child = (base: Path | undefined, ...names: string[]): Path => (base ? base.child(names[0]!, ...names.slice(1)) : Path.root(names[0]!, ...names.slice(1)));
 
+/** "<path>[i].<field>: duplicate <field> \"v\"" for each item whose field repeats an earlier item's. */
+function duplicateWarnings(items: readonly JsonObject[], path: Path, field: 'ip' | 'name'): string[] {
+  const warnings: string[] = [];
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    const value = str(item[field]);
+    if (seen.has(value)) warnings.push(`${path.index(i).child(field)}: duplicate ${field} ${JSON.stringify(value)}`);
+    else seen.add(value);
+  });
+  return warnings;
+}
+
 /** A quantity whose milli-value is not whole bytes: its canonical text, else undefined. */
 function fractionalBytes(v: JsonValue | undefined): string | undefined {
   if (typeof v !== 'string' && typeof v !== 'number') return undefined;
@@ -229,24 +241,9 @@ export function podSpecWarnings(base: Path | undefined, spec: JsonObject, meta: 
   warnings.push(...virtualPathWarnings(volumes));
 
   // duplicate hostAliases and imagePullSecrets
-  const aliases = list(spec.hostAliases);
-  if (aliases.length > 1) {
-    const seen = new Set<string>();
-    aliases.forEach((a, i) => {
-      const ip = str(a.ip);
-      if (seen.has(ip)) warnings.push(`${child(base, 'spec', 'hostAliases').index(i).child('ip')}: duplicate ip ${JSON.stringify(ip)}`);
-      else seen.add(ip);
-    });
-  }
+  warnings.push(...duplicateWarnings(list(spec.hostAliases), child(base, 'spec', 'hostAliases'), 'ip'));
   const pullSecrets = list(spec.imagePullSecrets);
-  if (pullSecrets.length > 1) {
-    const seen = new Set<string>();
-    pullSecrets.forEach((s, i) => {
-      const name = str(s.name);
-      if (seen.has(name)) warnings.push(`${child(base, 'spec', 'imagePullSecrets').index(i).child('name')}: duplicate name ${JSON.stringify(name)}`);
-      else seen.add(name);
-    });
-  }
+  warnings.push(...duplicateWarnings(pullSecrets, child(base, 'spec', 'imagePullSecrets'), 'name'));
   pullSecrets.forEach((s, i) => {
     if (str(s.name) === '') warnings.push(`${child(base, 'spec', 'imagePullSecrets').index(i).child('name')}: invalid empty name ""`);
   });

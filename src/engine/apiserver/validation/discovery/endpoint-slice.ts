@@ -40,31 +40,29 @@ function validateAddress(address: string, addrType: string, validOld: string[], 
   }
 }
 
-function validateHints(hints: Record<string, unknown>, fldPath: Path): ErrorList {
+/** Each hint's name: unique among the hints, and valid by `check`. */
+function validateHintNames(hints: readonly Record<string, unknown>[], fldPath: Path, check: (name: string) => string[]): ErrorList {
   const errs: ErrorList = [];
+  const names = new Set<string>();
+  hints.forEach((h, i) => {
+    const p = fldPath.index(i).child('name');
+    const name = str(h['name']);
+    if (names.has(name)) errs.push(duplicate(p, name));
+    else names.add(name);
+    for (const msg of check(name)) errs.push(invalid(p, name, msg));
+  });
+  return errs;
+}
+
+function validateHints(hints: Record<string, unknown>, fldPath: Path): ErrorList {
   const zonesPath = fldPath.child('forZones');
   const zones = objs(hints['forZones']);
   if (zones.length > maxZoneHints) return [tooMany(zonesPath, zones.length, maxZoneHints)];
-  const zoneNames = new Set<string>();
-  zones.forEach((z, i) => {
-    const p = zonesPath.index(i).child('name');
-    const name = str(z['name']);
-    if (zoneNames.has(name)) errs.push(duplicate(p, name));
-    else zoneNames.add(name);
-    for (const msg of isValidLabelValue(name)) errs.push(invalid(p, name, msg));
-  });
+  const errs = validateHintNames(zones, zonesPath, isValidLabelValue);
   const nodesPath = fldPath.child('forNodes');
   const nodes = objs(hints['forNodes']);
   if (nodes.length > maxNodeHints) return [...errs, tooMany(nodesPath, nodes.length, maxNodeHints)];
-  const nodeNames = new Set<string>();
-  nodes.forEach((n, i) => {
-    const p = nodesPath.index(i).child('name');
-    const name = str(n['name']);
-    if (nodeNames.has(name)) errs.push(duplicate(p, name));
-    else nodeNames.add(name);
-    for (const msg of nameIsDNSSubdomain(name, false)) errs.push(invalid(p, name, msg));
-  });
-  return errs;
+  return [...errs, ...validateHintNames(nodes, nodesPath, (name) => nameIsDNSSubdomain(name, false))];
 }
 
 function validateEndpoints(endpoints: unknown, addrType: string, validOld: string[], fldPath: Path): ErrorList {
