@@ -58,8 +58,8 @@ async function requestBody(x: Exchange, verb: string): Promise<{ body?: RequestB
     return typeof object === 'string' ? badBody(object) : { body: { object } };
   }
   const parsed = contentType === 'application/json' ? parseJson(raw.bytes.toString('utf8'), MAX_DEPTH) : undefined;
-  if (parsed && 'error' in parsed) return badBody(parsed.error.message);
-  const value = parsed ? toJsonValue(parsed.node) : undefined;
+  if (parsed && !parsed.ok) return badBody(parsed.error.message);
+  const value = parsed ? toJsonValue(parsed.value.node) : undefined;
   if (!isObject(value)) return badBody('decoded object cannot be converted to DeleteOptions');
   return { body: { object: value } };
 }

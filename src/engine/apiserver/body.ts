@@ -30,12 +30,13 @@ export function bodyValue(body: RequestBody | undefined): JsonValue {
     return doc?.node ? toJsonValue(doc.node) : null;
   }
   const parsed = parseJson(body.text, MAX_DEPTH);
-  if ('error' in parsed) throw badRequestError(parsed.error.message);
+  if (!parsed.ok) throw badRequestError(parsed.error.message);
   // Patches are read into interface{} values (strategic merge patch) or kept as text (JSON and
   // merge patches, whose result then fails to decode): either way a number beyond float64 fails.
-  const huge = firstUnrepresentableNumber(parsed.node);
+  const { node } = parsed.value;
+  const huge = firstUnrepresentableNumber(node);
   if (huge) throw badRequestError(goFloat64Error(huge));
-  return toJsonValue(parsed.node);
+  return toJsonValue(node);
 }
 
 type Encoded = { text: string; contentType: 'application/json' | 'application/yaml' } | { object: unknown };

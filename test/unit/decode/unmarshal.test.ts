@@ -9,8 +9,8 @@ function decode(group: string, version: string, kind: string, json: string, opti
   const schema = schemaForKind(group, version, kind);
   assert.ok(schema);
   const parsed = parseJson(json, 256);
-  assert.ok('node' in parsed);
-  return unmarshal(parsed.node, schema, options);
+  assert.ok(parsed.ok);
+  return unmarshal(parsed.value.node, schema, options);
 }
 
 const deployment = (json: string) => decode('apps', 'v1', 'Deployment', json);

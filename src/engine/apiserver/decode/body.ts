@@ -24,6 +24,7 @@ import type { ObjectNode, SourceEntry, SourceNode } from './source';
 import { firstUnrepresentableNumber, goFloat64Error, toJsonValue } from './source';
 import { unmarshal, type StrictIssue } from './unmarshal';
 import { parseYamlDocuments, type YamlDuplicate } from './yaml-parse';
+import { fail, ok, type Result } from '../../api/result';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
@@ -89,7 +90,7 @@ export function decodeRequestBody(req: BodyRequest): DecodedBody | StatusError {
 export function decodeObjectBody(req: ObjectBodyRequest): DecodedBody | StatusError {
   const node = sourceNodeOf(req.object, MAX_DEPTH, MAX_REQUEST_BODY_BYTES);
   if (!node) return decodeRequestBody({ body: JSON.stringify(req.object), contentType: 'application/json', expected: req.expected, fieldValidation: req.fieldValidation, custom: req.custom });
-  return decodeParsed({ node, duplicates: '' }, req, () => JSON.stringify(req.object));
+  return decodeParsed(ok({ node, duplicates: '' }), req, () => JSON.stringify(req.object));
 }
 
 function decodeParsed(parsed: Parsed, req: Pick<BodyRequest, 'expected' | 'fieldValidation' | 'custom'>, text: () => string): DecodedBody | StatusError {
@@ -98,24 +99,25 @@ function decodeParsed(parsed: Parsed, req: Pick<BodyRequest, 'expected' | 'field
   const unrecognized = (message: string) =>
     badRequestError(`the object provided is unrecognized (must be of type ${req.expected.kind}): ${message} (${summarizeData(text(), 30)})`);
 
-  if ('error' in parsed) return unrecognized(parsed.error);
-  const found = interpret(parsed.node);
-  if ('error' in found) return unrecognized(found.error);
-  const actual = withDefaults(found, req.expected);
+  if (!parsed.ok) return unrecognized(parsed.error);
+  const { node, duplicates } = parsed.value;
+  const found = interpret(node);
+  if (!found.ok) return unrecognized(found.error);
+  const actual = withDefaults(found.value, req.expected);
   const cannotHandle = (message: string) =>
     badRequestError(`${actual.kind} in version ${goQuote(actual.version)} cannot be handled as a ${req.expected.kind}: ${message}`);
 
   const sameGroupVersion = actual.group === req.expected.group && actual.version === req.expected.version;
   if (req.custom) {
     if (!sameGroupVersion) return versionMismatch(actual, req.expected);
-    return decodeUnstructured(parsed, req.custom, mode, actual, cannotHandle);
+    return decodeUnstructured(parsed.value, req.custom, mode, actual, cannotHandle);
   }
   const schema = schemaForKind(actual.group, actual.version, actual.kind);
   if (!schema) {
     if (!sameGroupVersion && isBuiltinGroup(actual.group)) return versionMismatch(actual, req.expected);
     return cannotHandle(`no kind ${goQuote(actual.kind)} is registered for version ${goQuote(formatApiVersion(actual.group, actual.version))} in scheme ${goQuote(SCHEME)}`);
   }
-  const result = unmarshal(parsed.node, schema, { disallowUnknownFields: strictMode, disallowDuplicateFields: strictMode });
+  const result = unmarshal(node, schema, { disallowUnknownFields: strictMode, disallowDuplicateFields: strictMode });
   if (result.error) return cannotHandle(result.error.message);
   if (!sameGroupVersion) return versionMismatch(actual, req.expected);
   if (actual.kind !== req.expected.kind) {
@@ -125,7 +127,7 @@ function decodeParsed(parsed: Parsed, req: Pick<BodyRequest, 'expected' | 'field
   }
 
   const strictErrors: string[] = [];
-  if (strictMode && parsed.duplicates.length > 0) strictErrors.push(parsed.duplicates);
+  if (strictMode && duplicates.length > 0) strictErrors.push(duplicates);
   strictErrors.push(...result.strict.map((s) => s.message));
   if (mode === 'Strict' && strictErrors.length > 0) return cannotHandle(`strict decoding error: ${strictErrors.join(', ')}`);
   const warnings = mode === 'Warn' ? strictErrors.flatMap(yamlWarnings) : [];
@@ -162,12 +164,12 @@ function decodeUnstructured(
   return { object, warnings: mode === 'Warn' ? strictErrors.flatMap(yamlWarnings) : [], strict };
 }
 
-type Parsed = { node: SourceNode; duplicates: string } | { error: string };
+type Parsed = Result<{ node: SourceNode; duplicates: string }>;
 
 function jsonBody(body: string): Parsed {
   const parsed = parseJson(body, MAX_DEPTH);
-  if ('error' in parsed) return { error: `couldn't get version/kind; json parse error: ${parsed.error.message}` };
-  return { node: parsed.node, duplicates: '' };
+  if (!parsed.ok) return fail(`couldn't get version/kind; json parse error: ${parsed.error.message}`);
+  return ok({ node: parsed.value.node, duplicates: '' });
 }
 
 /** sigs.k8s.io/yaml's YAMLToJSON: the first document, keys sorted, the last of repeated keys. */
@@ -177,10 +179,10 @@ function yamlBody(body: string): Parsed {
   const problem = doc?.errors[0];
   if (problem) {
     const message = /^(yaml|json): /.test(problem.message) ? problem.message : `yaml: line ${lines.position(problem.start).line}: ${problem.message}`;
-    return { error: message };
+    return fail(message);
   }
   const node: SourceNode = doc?.node ? asGoMap(doc.node) : { kind: 'null', start: 0, end: 0 };
-  return { node, duplicates: duplicateKeysError(doc?.duplicates ?? [], lines) };
+  return ok({ node, duplicates: duplicateKeysError(doc?.duplicates ?? [], lines) });
 }
 
 /** go-yaml's strict errors for repeated keys, or '' when there are none. */

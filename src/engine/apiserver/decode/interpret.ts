@@ -5,10 +5,11 @@
  */
 import type { GroupVersionKind } from '../../api/types';
 import type { SourceNode } from './source';
+import { fail, ok, type Result } from '../../api/result';
 
 const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
-export function interpret(node: SourceNode): GroupVersionKind | { error: string } {
+export function interpret(node: SourceNode): Result<GroupVersionKind> {
   let apiVersion = '';
   let kind = '';
   let typeError: string | undefined;
@@ -27,12 +28,12 @@ export function interpret(node: SourceNode): GroupVersionKind | { error: string 
   } else if (node.kind !== 'null') {
     typeError = `json: cannot unmarshal ${node.kind} into Go value of type ${FIND_KIND_TYPE}`;
   }
-  if (typeError) return { error: `couldn't get version/kind; json parse error: ${typeError}` };
-  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '', kind };
+  if (typeError) return fail(`couldn't get version/kind; json parse error: ${typeError}`);
+  if (apiVersion === '' || apiVersion === '/') return ok({ group: '', version: '', kind });
   const slashes = apiVersion.split('/').length - 1;
-  if (slashes > 1) return { error: `unexpected GroupVersion string: ${apiVersion}` };
+  if (slashes > 1) return fail(`unexpected GroupVersion string: ${apiVersion}`);
   const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion, kind } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind };
+  return ok(slash < 0 ? { group: '', version: apiVersion, kind } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind });
 }
 
 /** gvkWithDefaults: what the URL's kind fills in where the body says nothing. */

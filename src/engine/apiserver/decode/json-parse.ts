@@ -7,6 +7,7 @@
 import { goQuote } from '../../api/gofmt';
 import { table } from '../../api/own';
 import type { ArrayNode, ObjectNode, SourceNode, SourceSpan } from './source';
+import { fail as failed, ok, type Result } from '../../api/result';
 
 export interface JsonSyntaxError {
   message: string;
@@ -14,7 +15,7 @@ export interface JsonSyntaxError {
   offset: number;
 }
 
-export type JsonParseResult = { node: SourceNode; end: number } | { error: JsonSyntaxError };
+export type JsonParseResult = Result<{ node: SourceNode; end: number }, JsonSyntaxError>;
 
 type Frame = { node: ObjectNode; key?: { key: string; keySpan: SourceSpan } } | { node: ArrayNode };
 
@@ -228,7 +229,7 @@ export function parseJson(text: string, maxDepth: number, start = 0, stream = fa
       if (!frame) {
         skipSpace();
         if (i < n && !stream) fail('after top-level value');
-        return { node: value, end: i };
+        return ok({ node: value, end: i });
       }
       if (frame.node.kind === 'object') {
         const f = frame as { node: ObjectNode; key?: { key: string; keySpan: SourceSpan } };
@@ -259,7 +260,7 @@ export function parseJson(text: string, maxDepth: number, start = 0, stream = fa
       value = frame.node;
     }
   } catch (e) {
-    if (e instanceof Fail) return { error: e.error };
+    if (e instanceof Fail) return failed(e.error);
     throw e;
   }
 }

@@ -86,14 +86,15 @@ function jsonDocuments(text: string, fileName: string, lines: LineIndex): Manife
   let at = 0;
   while (at < text.length && /\S/.test(text.slice(at))) {
     const parsed = parseJson(text, MAX_DEPTH, at, true);
-    if ('error' in parsed) {
+    if (!parsed.ok) {
       const { message, offset } = parsed.error;
       const range = lines.range(offset, Math.min(offset + 1, text.length));
       docs.push(doc(fileName, lines, lines.range(at, text.length), [{ message, kubectl: `error parsing ${fileName}: ${jsonStreamError(text, parsed.error)}`, range }]));
       break;
     }
-    docs.push(doc(fileName, lines, lines.range(parsed.node.start, parsed.node.end), [], parsed.node));
-    at = parsed.end;
+    const { node, end } = parsed.value;
+    docs.push(doc(fileName, lines, lines.range(node.start, node.end), [], node));
+    at = end;
   }
   return docs;
 }

@@ -128,12 +128,12 @@ export async function checkBindingWrite(w: BindingWrite, ctx: EscalationContext)
   if (await bindingAuthorized(w.user, ref, w.namespace, ctx.authorizer)) return undefined;
   const state = await StoredRbacState.load(ctx.reader, w.namespace);
   const resolved = roleReferenceRules(state, ref, w.namespace);
-  if ('error' in resolved) {
+  if (!resolved.ok) {
     if (ref.kind === 'ClusterRole') return notFoundError({ group: RBAC_GROUP, name: 'clusterroles' }, ref.name);
     if (ref.kind === 'Role') return notFoundError({ group: RBAC_GROUP, name: 'roles' }, ref.name);
     return internalServerError(resolved.error);
   }
-  const err = noEscalationIn(state, w.user, resolved.rules, w.namespace);
+  const err = noEscalationIn(state, w.user, resolved.value, w.namespace);
   return err ? forbiddenError({ group: RBAC_GROUP, name: w.resource }, w.obj.metadata.name ?? '', err) : undefined;
 }
 

@@ -9,6 +9,7 @@ import type { UserInfo } from '../../authn/user';
 import { describeSubject } from './subjects';
 import type { AppliedBinding, BindingIndex } from './indexes';
 import type { PolicyRule, RoleRef } from './types';
+import { fail, ok, type Result } from '../../../api/result';
 
 /** Where the resolver reads RBAC objects from: the watch cache (authorizer) or the store (escalation checks). */
 export interface RbacState {
@@ -36,18 +37,18 @@ export function describeSource(s: RuleSource): string {
 }
 
 /** GetRoleReferenceRules: the rules of the role a binding refers to, or why there are none. */
-export function roleReferenceRules(state: RbacState, ref: RoleRef, bindingNamespace: string): { rules: PolicyRule[] } | { error: string } {
+export function roleReferenceRules(state: RbacState, ref: RoleRef, bindingNamespace: string): Result<PolicyRule[]> {
   switch (ref.kind) {
     case 'Role': {
       const rules = bindingNamespace === '' ? undefined : state.roleRules(bindingNamespace, ref.name);
-      return rules ? { rules } : { error: state.notFound('Role', ref.name) };
+      return rules ? ok(rules) : fail(state.notFound('Role', ref.name));
     }
     case 'ClusterRole': {
       const rules = state.clusterRoleRules(ref.name);
-      return rules ? { rules } : { error: state.notFound('ClusterRole', ref.name) };
+      return rules ? ok(rules) : fail(state.notFound('ClusterRole', ref.name));
     }
     default:
-      return { error: `unsupported role reference kind: ${goQuote(ref.kind)}` };
+      return fail(`unsupported role reference kind: ${goQuote(ref.kind)}`);
   }
 }
 
@@ -55,12 +56,12 @@ export function visitRulesFor(state: RbacState, user: UserInfo, namespace: strin
   const visitBindings = (applied: AppliedBinding[], clusterWide: boolean): boolean => {
     for (const a of applied) {
       const resolved = roleReferenceRules(state, a.binding.roleRef, clusterWide ? '' : namespace);
-      if ('error' in resolved) {
+      if (!resolved.ok) {
         if (!visitor(undefined, undefined, resolved.error)) return false;
         continue;
       }
       const source: RuleSource = { ...a, clusterWide };
-      for (const rule of resolved.rules) if (!visitor(source, rule, undefined)) return false;
+      for (const rule of resolved.value) if (!visitor(source, rule, undefined)) return false;
     }
     return true;
   };
