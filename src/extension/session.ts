@@ -14,8 +14,8 @@ import * as path from 'node:path';
 import type { HostMessage } from '../protocol/panel';
 import type { PanelConnection } from './panel/feed';
 import type { MirrorSyncParams } from '../protocol/language-server';
+import { CurrentCluster } from './current-cluster';
 import { RemoteClusterHost } from './engine/remote-host';
-import { Emitter } from './events';
 import type { KubeSimSettings } from './settings';
 
 export type { Disposable, Event } from './events';
@@ -40,23 +40,13 @@ export interface SessionDeps {
 
 type From = { from: 'saved' | 'fresh' } | { from: 'snapshot'; restoreFile: string };
 
-export class ClusterSession {
-  private host: RemoteClusterHost | undefined;
-  private starting: Promise<RemoteClusterHost> | undefined;
-  private readonly changed = new Emitter<RemoteClusterHost | undefined>();
-  readonly onDidChangeCluster = this.changed.event;
-
-  constructor(private readonly deps: SessionDeps) {}
-
-  get current(): RemoteClusterHost | undefined {
-    return this.host;
+export class ClusterSession extends CurrentCluster<RemoteClusterHost> {
+  constructor(private readonly deps: SessionDeps) {
+    super();
   }
 
-  /** The running cluster; the first call starts it (restoring the saved one if persistence is on). */
-  get(): Promise<RemoteClusterHost> {
-    if (this.host) return Promise.resolve(this.host);
-    this.starting ??= this.start({ from: 'saved' }).finally(() => (this.starting = undefined));
-    return this.starting;
+  protected startFirst(): Promise<RemoteClusterHost> {
+    return this.start({ from: 'saved' });
   }
 
   /** A feed of the running cluster for the control-plane panel (PanelHost): it runs in the worker, beside the cluster. */

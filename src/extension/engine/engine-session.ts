@@ -14,7 +14,7 @@ import type { SavedTrace } from '../../engine/trace/buffer';
 import type { KubeSimSettings } from '../settings';
 import type { ClusterSnapshot } from '../snapshot';
 import type { MirrorSyncParams } from '../../protocol/language-server';
-import { Emitter } from '../events';
+import { CurrentCluster } from '../current-cluster';
 
 /** How often at most the running cluster is written to the workspace storage. */
 export const SAVE_INTERVAL_MS = 1000;
@@ -34,25 +34,16 @@ export interface EngineSessionDeps {
   log?(line: string): void;
 }
 
-export class EngineSession {
-  private host: ClusterHost | undefined;
-  private starting: Promise<ClusterHost> | undefined;
+export class EngineSession extends CurrentCluster<ClusterHost> {
   private saver: AutoSaver | undefined;
   private unsubscribe: (() => void)[] = [];
-  private readonly changed = new Emitter<ClusterHost | undefined>();
-  readonly onDidChangeCluster = this.changed.event;
 
-  constructor(private readonly deps: EngineSessionDeps) {}
-
-  get current(): ClusterHost | undefined {
-    return this.host;
+  constructor(private readonly deps: EngineSessionDeps) {
+    super();
   }
 
-  /** The running cluster; the first call starts it (restoring the saved one if persistence is on). */
-  get(): Promise<ClusterHost> {
-    if (this.host) return Promise.resolve(this.host);
-    this.starting ??= this.start(undefined).finally(() => (this.starting = undefined));
-    return this.starting;
+  protected startFirst(): Promise<ClusterHost> {
+    return this.start(undefined);
   }
 
   /**
