@@ -6,7 +6,8 @@
  * either one unless one of them is "*"). Times are UTC: kubesim does not evaluate time zones.
  */
 import { parseGoDuration } from '../../api/duration';
-import { own, table } from '../../api/own';
+import { own } from '../../api/own';
+import { CRON_DAY_OF_MONTH, CRON_DAY_OF_WEEK, CRON_DESCRIPTORS, CRON_HOUR, CRON_MINUTE, CRON_MONTH, type CronField } from '../../api/cron';
 
 export interface Schedule {
   /** The first activation strictly after `ms`, or undefined when none within five years. */
@@ -15,36 +16,14 @@ export interface Schedule {
 
 const STAR_BIT = 2n ** 63n;
 
-interface Bounds {
-  min: number;
-  max: number;
-  names?: Record<string, number>;
-}
-
-const MINUTE: Bounds = { min: 0, max: 59 };
-const HOUR: Bounds = { min: 0, max: 23 };
-const DOM: Bounds = { min: 1, max: 31 };
-const MONTH: Bounds = { min: 1, max: 12, names: { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 } };
-const DOW: Bounds = { min: 0, max: 6, names: { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 } };
-
-const DESCRIPTORS = table<string>({
-  '@yearly': '0 0 1 1 *',
-  '@annually': '0 0 1 1 *',
-  '@monthly': '0 0 1 * *',
-  '@weekly': '0 0 * * 0',
-  '@daily': '0 0 * * *',
-  '@midnight': '0 0 * * *',
-  '@hourly': '0 * * * *',
-});
-
-function value(expr: string, b: Bounds): number {
+function value(expr: string, b: CronField): number {
   const named = own(b.names, expr.toLowerCase());
   if (named !== undefined) return named;
   if (!/^\d+$/.test(expr)) throw new Error(`failed to parse int from ${expr}`);
   return Number(expr);
 }
 
-function field(expr: string, b: Bounds): bigint {
+function field(expr: string, b: CronField): bigint {
   let bits = 0n;
   for (const part of expr.split(',')) {
     const [range = '', stepText] = part.split('/');
@@ -153,8 +132,8 @@ export function parseSchedule(spec: string): Schedule {
     // cron.Every: at least a second, whole seconds.
     return new ConstantDelaySchedule(Math.max(1000, Number(ns.value / 1_000_000_000n) * 1000));
   }
-  const fields = (DESCRIPTORS[s] ?? s).split(/\s+/);
+  const fields = (CRON_DESCRIPTORS[s] ?? s).split(/\s+/);
   if (fields.length !== 5) throw new Error(`expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`);
   const [mi = '', h = '', dom = '', mo = '', dow = ''] = fields;
-  return new SpecSchedule(field(mi, MINUTE), field(h, HOUR), field(dom, DOM), field(mo, MONTH), field(dow, DOW));
+  return new SpecSchedule(field(mi, CRON_MINUTE), field(h, CRON_HOUR), field(dom, CRON_DAY_OF_MONTH), field(mo, CRON_MONTH), field(dow, CRON_DAY_OF_WEEK));
 }

@@ -5,24 +5,7 @@
 import { parseGoDuration } from '../../../api/duration';
 import { atoi, IntOrStringError } from '../../../api/intstr';
 import { own } from '../../../api/own';
-
-interface Bounds {
-  min: number;
-  max: number;
-  names?: Record<string, number>;
-}
-
-const minutes: Bounds = { min: 0, max: 59 };
-const hours: Bounds = { min: 0, max: 23 };
-const dom: Bounds = { min: 1, max: 31 };
-const months: Bounds = {
-  min: 1,
-  max: 12,
-  names: { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 },
-};
-const dow: Bounds = { min: 0, max: 6, names: { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 } };
-
-const descriptors = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly']);
+import { CRON_DESCRIPTORS, CRON_FIELDS, type CronField } from '../../../api/cron';
 
 function mustParseInt(expr: string): number | string {
   const n = atoi(expr);
@@ -31,12 +14,12 @@ function mustParseInt(expr: string): number | string {
   return n;
 }
 
-function parseIntOrName(expr: string, names: Record<string, number> | undefined): number | string {
+function parseIntOrName(expr: string, names: CronField['names']): number | string {
   const named = own(names, expr.toLowerCase());
   return named !== undefined && Object.hasOwn(names ?? {}, expr.toLowerCase()) ? named : mustParseInt(expr);
 }
 
-function checkRange(expr: string, r: Bounds): string | undefined {
+function checkRange(expr: string, r: CronField): string | undefined {
   const rangeAndStep = expr.split('/');
   const lowAndHigh = rangeAndStep[0]!.split('-');
   let start: number;
@@ -70,7 +53,7 @@ function checkRange(expr: string, r: Bounds): string | undefined {
   return undefined;
 }
 
-function checkField(field: string, r: Bounds): string | undefined {
+function checkField(field: string, r: CronField): string | undefined {
   for (const expr of field.split(',').filter((e) => e.length > 0)) {
     const err = checkRange(expr, r);
     if (err !== undefined) return err;
@@ -90,7 +73,7 @@ export function cronParseError(spec: string): string | undefined {
     rest = space < 0 ? '' : rest.slice(space).trim();
   }
   if (rest.startsWith('@')) {
-    if (descriptors.has(rest)) return undefined;
+    if (Object.hasOwn(CRON_DESCRIPTORS, rest)) return undefined;
     if (rest.startsWith('@every ')) {
       const d = parseGoDuration(rest.slice('@every '.length));
       return d.ok ? undefined : `failed to parse duration ${rest}: ${d.error}`;
@@ -99,9 +82,8 @@ export function cronParseError(spec: string): string | undefined {
   }
   const fields = rest.split(/[ \t\n\r\v\f]+/).filter((f) => f.length > 0);
   if (fields.length !== 5) return `expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`;
-  const bounds = [minutes, hours, dom, months, dow];
   for (let i = 0; i < 5; i++) {
-    const err = checkField(fields[i]!, bounds[i]!);
+    const err = checkField(fields[i]!, CRON_FIELDS[i]!);
     if (err !== undefined) return err;
   }
   return undefined;

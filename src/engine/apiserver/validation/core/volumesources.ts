@@ -91,21 +91,18 @@ export function validateFCVolumeSource(fc: Obj, fldPath: Path): ErrorList {
   return errs;
 }
 
-export function validateGCEPersistentDiskVolumeSource(pd: Obj, fldPath: Path): ErrorList {
+/** The disks addressed by an id and a partition (GCE persistent disks, AWS EBS): the id is required, the partition 0..255. */
+function validatePartitionedDisk(pd: Obj, idField: 'pdName' | 'volumeID', fldPath: Path): ErrorList {
   const errs: ErrorList = [];
-  if (str(pd['pdName']).length === 0) errs.push(required(fldPath.child('pdName'), ''));
+  if (str(pd[idField]).length === 0) errs.push(required(fldPath.child(idField), ''));
   const partition = int(pd['partition']);
   if (partition < 0 || partition > 255) errs.push(invalid(fldPath.child('partition'), partition, pdPartitionErrorMsg));
   return errs;
 }
 
-export function validateAWSElasticBlockStoreVolumeSource(pd: Obj, fldPath: Path): ErrorList {
-  const errs: ErrorList = [];
-  if (str(pd['volumeID']).length === 0) errs.push(required(fldPath.child('volumeID'), ''));
-  const partition = int(pd['partition']);
-  if (partition < 0 || partition > 255) errs.push(invalid(fldPath.child('partition'), partition, pdPartitionErrorMsg));
-  return errs;
-}
+export const validateGCEPersistentDiskVolumeSource = (pd: Obj, fldPath: Path): ErrorList => validatePartitionedDisk(pd, 'pdName', fldPath);
+
+export const validateAWSElasticBlockStoreVolumeSource = (pd: Obj, fldPath: Path): ErrorList => validatePartitionedDisk(pd, 'volumeID', fldPath);
 
 export function validateKeyToPath(kp: Obj, fldPath: Path): ErrorList {
   const errs: ErrorList = [];
