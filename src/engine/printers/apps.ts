@@ -1,6 +1,6 @@
 /** kubectl get deployments, replicasets, daemonsets, statefulsets, controllerrevisions. */
 import { parseApiVersion, type KubeObject } from '../api/types';
-import { ageColumn, containersColumn, imagesColumn, nameColumn } from './common';
+import { AGE, NAME, podTemplateColumns, replicatedPodsPrinter, templatePodSpec } from './common';
 import {
   CONTROLLER_REVISION_REVISION,
   DEPLOYMENT_AVAILABLE,
@@ -18,99 +18,41 @@ import {
   RS_STATUS_READY_REPLICAS,
   RS_STATUS_REPLICAS,
 } from './descriptions';
-import { ageOf, containerCells, formatLabels, formatLabelSelector, int, obj, objs, selectorString, str, strMap } from './format';
-import { column, type Printer } from './table';
+import { formatLabels, formatLabelSelector, int, obj, objs, selectorString, str, strMap } from './format';
+import { col, tablePrinter, wide, type Row } from './table';
 
-const templateSpec = (o: KubeObject): unknown => obj(obj(o.spec).template).spec;
+const READY_DESCRIPTION = 'Number of the pod with ready state';
 
-export const deploymentPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Ready', 'string', 'Number of the pod with ready state'),
-    column('Up-to-date', 'string', DEPLOYMENT_UPDATED),
-    column('Available', 'string', DEPLOYMENT_AVAILABLE),
-    ageColumn,
-    containersColumn,
-    imagesColumn,
-    column('Selector', 'string', DEPLOYMENT_SELECTOR, { priority: 1 }),
-  ],
-  cells(d, ctx) {
-    const spec = obj(d.spec);
-    const status = obj(d.status);
-    const [names, images] = containerCells(templateSpec(d));
-    return [
-      d.metadata.name ?? '',
-      `${int(status.readyReplicas)}/${int(spec.replicas)}`,
-      int(status.updatedReplicas),
-      int(status.availableReplicas),
-      ageOf(d, ctx.now),
-      names,
-      images,
-      selectorString(spec.selector),
-    ];
-  },
-};
+/** READY as "ready/desired", of the kinds that count their replicas so. */
+const readyOfDesired = (r: Row): string => `${int(r.status.readyReplicas)}/${int(r.spec.replicas)}`;
 
-export const replicaSetPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Desired', 'integer', RS_SPEC_REPLICAS),
-    column('Current', 'integer', RS_STATUS_REPLICAS),
-    column('Ready', 'integer', RS_STATUS_READY_REPLICAS),
-    ageColumn,
-    containersColumn,
-    imagesColumn,
-    column('Selector', 'string', RS_SPEC_SELECTOR, { priority: 1 }),
-  ],
-  cells(rs, ctx) {
-    const spec = obj(rs.spec);
-    const status = obj(rs.status);
-    const [names, images] = containerCells(templateSpec(rs));
-    return [rs.metadata.name ?? '', int(spec.replicas), int(status.replicas), int(status.readyReplicas), ageOf(rs, ctx.now), names, images, formatLabelSelector(spec.selector)];
-  },
-};
+export const deploymentPrinter = tablePrinter([
+  NAME,
+  col('Ready', 'string', READY_DESCRIPTION, readyOfDesired),
+  col('Up-to-date', 'string', DEPLOYMENT_UPDATED, (r) => int(r.status.updatedReplicas)),
+  col('Available', 'string', DEPLOYMENT_AVAILABLE, (r) => int(r.status.availableReplicas)),
+  ...podTemplateColumns(templatePodSpec),
+  wide('Selector', 'string', DEPLOYMENT_SELECTOR, (r) => selectorString(r.spec.selector)),
+]);
 
-export const daemonSetPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Desired', 'integer', DS_DESIRED),
-    column('Current', 'integer', DS_CURRENT),
-    column('Ready', 'integer', DS_READY),
-    column('Up-to-date', 'integer', DS_UPDATED),
-    column('Available', 'integer', DS_AVAILABLE),
-    column('Node Selector', 'string', POD_NODE_SELECTOR),
-    ageColumn,
-    containersColumn,
-    imagesColumn,
-    column('Selector', 'string', DS_SPEC_SELECTOR, { priority: 1 }),
-  ],
-  cells(ds, ctx) {
-    const status = obj(ds.status);
-    const spec = obj(templateSpec(ds));
-    const [names, images] = containerCells(spec);
-    return [
-      ds.metadata.name ?? '',
-      int(status.desiredNumberScheduled),
-      int(status.currentNumberScheduled),
-      int(status.numberReady),
-      int(status.updatedNumberScheduled),
-      int(status.numberAvailable),
-      formatLabels(strMap(spec.nodeSelector)),
-      ageOf(ds, ctx.now),
-      names,
-      images,
-      formatLabelSelector(obj(ds.spec).selector),
-    ];
-  },
-};
+export const replicaSetPrinter = replicatedPodsPrinter(
+  { desired: RS_SPEC_REPLICAS, current: RS_STATUS_REPLICAS, ready: RS_STATUS_READY_REPLICAS, selector: RS_SPEC_SELECTOR },
+  (spec) => formatLabelSelector(spec.selector),
+);
 
-export const statefulSetPrinter: Printer = {
-  columns: [nameColumn, column('Ready', 'string', 'Number of the pod with ready state'), ageColumn, containersColumn, imagesColumn],
-  cells(sts, ctx) {
-    const [names, images] = containerCells(templateSpec(sts));
-    return [sts.metadata.name ?? '', `${int(obj(sts.status).readyReplicas)}/${int(obj(sts.spec).replicas)}`, ageOf(sts, ctx.now), names, images];
-  },
-};
+export const daemonSetPrinter = tablePrinter([
+  NAME,
+  col('Desired', 'integer', DS_DESIRED, (r) => int(r.status.desiredNumberScheduled)),
+  col('Current', 'integer', DS_CURRENT, (r) => int(r.status.currentNumberScheduled)),
+  col('Ready', 'integer', DS_READY, (r) => int(r.status.numberReady)),
+  col('Up-to-date', 'integer', DS_UPDATED, (r) => int(r.status.updatedNumberScheduled)),
+  col('Available', 'integer', DS_AVAILABLE, (r) => int(r.status.numberAvailable)),
+  col('Node Selector', 'string', POD_NODE_SELECTOR, (r) => formatLabels(strMap(obj(templatePodSpec(r)).nodeSelector))),
+  ...podTemplateColumns(templatePodSpec),
+  wide('Selector', 'string', DS_SPEC_SELECTOR, (r) => formatLabelSelector(r.spec.selector)),
+]);
+
+export const statefulSetPrinter = tablePrinter([NAME, col('Ready', 'string', READY_DESCRIPTION, readyOfDesired), ...podTemplateColumns(templatePodSpec)]);
 
 /** The controller owning the revision as "kind.group/name", or "<none>". */
 function controllerName(o: KubeObject): string {
@@ -122,7 +64,9 @@ function controllerName(o: KubeObject): string {
   return `${(group ? `${kind}.${group}` : kind).toLowerCase()}/${str(ref.name)}`;
 }
 
-export const controllerRevisionPrinter: Printer = {
-  columns: [nameColumn, column('Controller', 'string', 'Controller of the object'), column('Revision', 'string', CONTROLLER_REVISION_REVISION), ageColumn],
-  cells: (cr, ctx) => [cr.metadata.name ?? '', controllerName(cr), int(cr.revision), ageOf(cr, ctx.now)],
-};
+export const controllerRevisionPrinter = tablePrinter([
+  NAME,
+  col('Controller', 'string', 'Controller of the object', (r) => controllerName(r.object)),
+  col('Revision', 'string', CONTROLLER_REVISION_REVISION, (r) => int(r.object.revision)),
+  AGE,
+]);

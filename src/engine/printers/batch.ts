@@ -1,10 +1,10 @@
 /** kubectl get jobs and cronjobs. */
-import type { KubeObject } from '../api/types';
-import { ageColumn, containersColumn, imagesColumn, nameColumn } from './common';
+import type { JsonObject, KubeObject } from '../api/types';
+import { NAME, podTemplateColumns, templatePodSpec } from './common';
 import { CRONJOB_ACTIVE, CRONJOB_LAST_SCHEDULE, CRONJOB_SCHEDULE, CRONJOB_SUSPEND, CRONJOB_TIME_ZONE, JOB_SELECTOR, JOB_SUCCEEDED } from './descriptions';
-import { age, ageOf, arr, containerCells, formatLabelSelector, hasTrueCondition, int, obj, str } from './format';
+import { age, arr, formatLabelSelector, hasTrueCondition, int, obj, str } from './format';
 import { humanDuration } from './duration';
-import { column, type Printer } from './table';
+import { col, tablePrinter, wide, type Row } from './table';
 
 /** The job's state word, in printJob's order of precedence. */
 export function jobStatus(job: KubeObject): string {
@@ -34,63 +34,25 @@ function jobDuration(job: KubeObject, now: number): string {
   return humanDuration((Number.isNaN(end) ? now : end) - start);
 }
 
-export const jobPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Status', 'string', 'Status of the job.'),
-    column('Completions', 'string', JOB_SUCCEEDED),
-    column('Duration', 'string', 'Time required to complete the job.'),
-    ageColumn,
-    containersColumn,
-    imagesColumn,
-    column('Selector', 'string', JOB_SELECTOR, { priority: 1 }),
-  ],
-  cells(job, ctx) {
-    const [names, images] = containerCells(obj(obj(job.spec).template).spec);
-    return [
-      job.metadata.name ?? '',
-      jobStatus(job),
-      completions(job),
-      jobDuration(job, ctx.now),
-      ageOf(job, ctx.now),
-      names,
-      images,
-      formatLabelSelector(obj(job.spec).selector),
-    ];
-  },
-};
+export const jobPrinter = tablePrinter([
+  NAME,
+  col('Status', 'string', 'Status of the job.', (r) => jobStatus(r.object)),
+  col('Completions', 'string', JOB_SUCCEEDED, (r) => completions(r.object)),
+  col('Duration', 'string', 'Time required to complete the job.', (r) => jobDuration(r.object, r.now)),
+  ...podTemplateColumns(templatePodSpec),
+  wide('Selector', 'string', JOB_SELECTOR, (r) => formatLabelSelector(r.spec.selector)),
+]);
 
-export const cronJobPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Schedule', 'string', CRONJOB_SCHEDULE),
-    column('Timezone', 'string', CRONJOB_TIME_ZONE),
-    column('Suspend', 'boolean', CRONJOB_SUSPEND),
-    column('Active', 'integer', CRONJOB_ACTIVE),
-    column('Last Schedule', 'string', CRONJOB_LAST_SCHEDULE),
-    ageColumn,
-    containersColumn,
-    imagesColumn,
-    column('Selector', 'string', JOB_SELECTOR, { priority: 1 }),
-  ],
-  cells(cj, ctx) {
-    const spec = obj(cj.spec);
-    const status = obj(cj.status);
-    const jobSpec = obj(obj(spec.jobTemplate).spec);
-    const [names, images] = containerCells(obj(jobSpec.template).spec);
-    const last = status.lastScheduleTime ? age(status.lastScheduleTime, ctx.now) : '<none>';
-    const suspend = typeof spec.suspend === 'boolean' ? (spec.suspend ? 'True' : 'False') : '<unset>';
-    return [
-      cj.metadata.name ?? '',
-      str(spec.schedule),
-      str(spec.timeZone) || '<none>',
-      suspend,
-      arr(status.active).length,
-      last,
-      ageOf(cj, ctx.now),
-      names,
-      images,
-      formatLabelSelector(jobSpec.selector),
-    ];
-  },
-};
+/** The spec of the Jobs a CronJob creates. */
+const jobSpec = (r: Row): JsonObject => obj(obj(r.spec.jobTemplate).spec);
+
+export const cronJobPrinter = tablePrinter([
+  NAME,
+  col('Schedule', 'string', CRONJOB_SCHEDULE, (r) => str(r.spec.schedule)),
+  col('Timezone', 'string', CRONJOB_TIME_ZONE, (r) => str(r.spec.timeZone) || '<none>'),
+  col('Suspend', 'boolean', CRONJOB_SUSPEND, (r) => (typeof r.spec.suspend === 'boolean' ? (r.spec.suspend ? 'True' : 'False') : '<unset>')),
+  col('Active', 'integer', CRONJOB_ACTIVE, (r) => arr(r.status.active).length),
+  col('Last Schedule', 'string', CRONJOB_LAST_SCHEDULE, (r) => (r.status.lastScheduleTime ? age(r.status.lastScheduleTime, r.now) : '<none>')),
+  ...podTemplateColumns((r) => obj(jobSpec(r).template).spec),
+  wide('Selector', 'string', JOB_SELECTOR, (r) => formatLabelSelector(jobSpec(r).selector)),
+]);

@@ -56,11 +56,28 @@ export function containerCells(podSpec: unknown): [string, string] {
   return [containers.map((c) => str(c.name)).join(','), containers.map((c) => str(c.image)).join(',')];
 }
 
+/** The items shown, joined by `separator`, then " + N more..." for the rest of the `total`. */
+export function joinWithMore(shown: readonly string[], total: number, separator = ','): string {
+  const text = shown.join(separator);
+  return total > shown.length ? `${text} + ${total - shown.length} more...` : text;
+}
+
 /** listWithMoreString: the first `max` items, then " + N more...", "<unset>" when empty. */
-export function listWithMore(items: string[], max: number): string {
-  const shown = items.slice(0, max).join(',');
-  if (items.length > max) return `${shown} + ${items.length - max} more...`;
-  return shown === '' ? '<unset>' : shown;
+export function listWithMore(items: readonly string[], max: number): string {
+  return joinWithMore(items.slice(0, max), items.length) || '<unset>';
+}
+
+/**
+ * loadBalancerStatusStringer: the ingress points' IPs (else hostnames), sorted, without
+ * duplicates. Server-side printing is always wide, so the list is never clipped.
+ */
+export function loadBalancerAddresses(loadBalancer: unknown): string {
+  const seen = new Set<string>();
+  for (const i of objs(obj(loadBalancer).ingress)) {
+    if (str(i.ip)) seen.add(str(i.ip));
+    else if (str(i.hostname)) seen.add(str(i.hostname));
+  }
+  return [...seen].sort().join(',');
 }
 
 /** Quantity.String() of a JSON quantity (a string or a number). */
@@ -79,3 +96,14 @@ export function intOrString(v: unknown): string {
 export function hasTrueCondition(conditions: unknown, type: string): boolean {
   return objs(conditions).some((c) => c.type === type && c.status === 'True');
 }
+
+/** The first condition of the type, if any. */
+export function findCondition(conditions: unknown, type: string): JsonObject | undefined {
+  return objs(conditions).find((c) => c.type === type);
+}
+
+/** A string field as a cell, "<none>" when it is empty or not a string. */
+export const noneIfEmpty = (v: unknown): string => str(v) || '<none>';
+
+/** A string field as a cell, "<unknown>" when it is empty or not a string. */
+export const unknownIfEmpty = (v: unknown): string => str(v) || '<unknown>';

@@ -5,6 +5,7 @@
  * wide); each row carries the object, its metadata only, or nothing, as includeObject says.
  */
 import type { JsonObject, JsonValue, KubeObject } from '../api/types';
+import { obj } from './format';
 
 export interface TableColumnDefinition {
   name: string;
@@ -56,9 +57,61 @@ export interface Printer {
   conditions?(obj: KubeObject): TableRowCondition[] | undefined;
 }
 
+export interface ColumnExtra {
+  format?: string;
+  priority?: number;
+}
+
 /** A column with Go's zero values for what the definition leaves out. */
-export function column(name: string, type: string, description: string, extra: { format?: string; priority?: number } = {}): TableColumnDefinition {
+export function column(name: string, type: string, description: string, extra: ColumnExtra = {}): TableColumnDefinition {
   return { name, type, format: extra.format ?? '', description, priority: extra.priority ?? 0 };
+}
+
+/**
+ * What a column's cell is read from: the object, its spec and status as plain objects ({} when
+ * absent), the virtual instant, and what the printer worked out once for the whole row (`view`).
+ */
+export interface Row<V = undefined> {
+  readonly object: KubeObject;
+  readonly spec: JsonObject;
+  readonly status: JsonObject;
+  readonly now: number;
+  readonly view: V;
+}
+
+/** One column of a printer: its definition beside the cell it reads, so the two cannot drift apart. */
+export interface ColumnSpec<V = undefined> {
+  readonly definition: TableColumnDefinition;
+  cell(row: Row<V>): Cell;
+}
+
+/** A column and how to read its cell. */
+export function col<V = undefined>(name: string, type: string, description: string, cell: (row: Row<V>) => Cell, extra: ColumnExtra = {}): ColumnSpec<V> {
+  return { definition: column(name, type, description, extra), cell };
+}
+
+/** A column only -o wide shows (priority 1). */
+export function wide<V = undefined>(name: string, type: string, description: string, cell: (row: Row<V>) => Cell): ColumnSpec<V> {
+  return col(name, type, description, cell, { priority: 1 });
+}
+
+export interface TablePrinterOptions<V> {
+  /** Worked out once a row, for the columns that share it. */
+  view?(object: KubeObject, now: number): V;
+  conditions?(object: KubeObject): TableRowCondition[] | undefined;
+}
+
+/** The printer of a column list: the definitions in order, and a row's cells read column by column. */
+export function tablePrinter<V = undefined>(specs: readonly ColumnSpec<V>[], options: TablePrinterOptions<V> = {}): Printer {
+  const printer: Printer = {
+    columns: specs.map((s) => s.definition),
+    cells(object, ctx) {
+      const row: Row<V> = { object, spec: obj(object.spec), status: obj(object.status), now: ctx.now, view: options.view ? options.view(object, ctx.now) : (undefined as V) };
+      return specs.map((s) => s.cell(row));
+    },
+  };
+  if (options.conditions) printer.conditions = options.conditions;
+  return printer;
 }
 
 /** meta.AsPartialObjectMetadata, as a Table row carries it by default. */

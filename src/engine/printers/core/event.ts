@@ -3,7 +3,7 @@
  * NAME wide). Events of the events.k8s.io API (eventTime, series) print the same way.
  */
 import type { KubeObject } from '../../api/types';
-import { nameColumn } from '../common';
+import { NAME, nameColumn } from '../common';
 import {
   EVENT_COUNT,
   EVENT_FIELD_PATH,
@@ -16,7 +16,7 @@ import {
   EVENT_TYPE,
 } from '../descriptions';
 import { age, int, obj, str } from '../format';
-import { column, type Cell, type PrintContext, type Printer } from '../table';
+import { col, tablePrinter, wide } from '../table';
 
 function eventSource(ev: KubeObject): string {
   const source = obj(ev.source);
@@ -25,36 +25,42 @@ function eventSource(ev: KubeObject): string {
   return instance ? `${component}, ${instance}` : component;
 }
 
-export const eventPrinter: Printer = {
-  columns: [
-    column('Last Seen', 'string', EVENT_LAST_TIMESTAMP),
-    column('Type', 'string', EVENT_TYPE),
-    column('Reason', 'string', EVENT_REASON),
-    column('Object', 'string', EVENT_INVOLVED_OBJECT),
-    column('Subobject', 'string', EVENT_FIELD_PATH, { priority: 1 }),
-    column('Source', 'string', EVENT_SOURCE, { priority: 1 }),
-    column('Message', 'string', EVENT_MESSAGE),
-    column('First Seen', 'string', EVENT_FIRST_TIMESTAMP, { priority: 1 }),
-    column('Count', 'string', EVENT_COUNT, { priority: 1 }),
-    { ...nameColumn, priority: 1 },
+interface EventTimes {
+  first: string;
+  last: string;
+  count: number;
+}
+
+/** FIRST SEEN, LAST SEEN and COUNT: from the series when the event has one. */
+function eventTimes(ev: KubeObject, now: number): EventTimes {
+  const first = ev.firstTimestamp ? age(ev.firstTimestamp, now) : age(ev.eventTime, now);
+  const series = ev.series === undefined || ev.series === null ? undefined : obj(ev.series);
+  if (series) return { first, last: age(series.lastObservedTime, now), count: int(series.count) };
+  const count = int(ev.count);
+  return { first, last: ev.lastTimestamp ? age(ev.lastTimestamp, now) : first, count: count === 0 ? 1 : count };
+}
+
+function involvedObject(ev: KubeObject): string {
+  const involved = obj(ev.involvedObject);
+  const kind = str(involved.kind).toLowerCase();
+  return str(involved.name) ? `${kind}/${str(involved.name)}` : kind;
+}
+
+export const eventPrinter = tablePrinter<EventTimes>(
+  [
+    col('Last Seen', 'string', EVENT_LAST_TIMESTAMP, (r) => r.view.last),
+    col('Type', 'string', EVENT_TYPE, (r) => str(r.object.type)),
+    col('Reason', 'string', EVENT_REASON, (r) => str(r.object.reason)),
+    col('Object', 'string', EVENT_INVOLVED_OBJECT, (r) => involvedObject(r.object)),
+    wide('Subobject', 'string', EVENT_FIELD_PATH, (r) => str(obj(r.object.involvedObject).fieldPath)),
+    wide('Source', 'string', EVENT_SOURCE, (r) => eventSource(r.object)),
+    col('Message', 'string', EVENT_MESSAGE, (r) => str(r.object.message).trim()),
+    wide('First Seen', 'string', EVENT_FIRST_TIMESTAMP, (r) => r.view.first),
+    wide('Count', 'string', EVENT_COUNT, (r) => r.view.count),
+    { definition: { ...nameColumn, priority: 1 }, cell: NAME.cell },
   ],
-  cells(ev: KubeObject, ctx: PrintContext): Cell[] {
-    const involved = obj(ev.involvedObject);
-    const first = ev.firstTimestamp ? age(ev.firstTimestamp, ctx.now) : age(ev.eventTime, ctx.now);
-    let last = ev.lastTimestamp ? age(ev.lastTimestamp, ctx.now) : first;
-    let count = int(ev.count);
-    const series = ev.series === undefined || ev.series === null ? undefined : obj(ev.series);
-    if (series) {
-      last = age(series.lastObservedTime, ctx.now);
-      count = int(series.count);
-    } else if (count === 0) {
-      count = 1;
-    }
-    const kind = str(involved.kind).toLowerCase();
-    const target = str(involved.name) ? `${kind}/${str(involved.name)}` : kind;
-    return [last, str(ev.type), str(ev.reason), target, str(involved.fieldPath), eventSource(ev), str(ev.message).trim(), first, count, ev.metadata.name ?? ''];
-  },
-};
+  { view: eventTimes },
+);
 
 /** An events.k8s.io/v1 Event in the core shape the printer reads (the API server's internal type). */
 export function coreEventOf(ev: KubeObject): KubeObject {

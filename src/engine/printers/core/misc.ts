@@ -2,8 +2,8 @@
  * The core kinds with short printers: namespaces, configmaps, secrets, service accounts, pod
  * templates, replication controllers, component statuses, resource quotas.
  */
-import type { KubeObject } from '../../api/types';
-import { ageColumn, containersColumn, imagesColumn, nameColumn } from '../common';
+import type { JsonObject, KubeObject } from '../../api/types';
+import { AGE, CONTAINERS_DESCRIPTION, IMAGES_DESCRIPTION, NAME, replicatedPodsPrinter } from '../common';
 import {
   CONFIGMAP_DATA,
   RC_SPEC_REPLICAS,
@@ -14,79 +14,52 @@ import {
   SECRET_TYPE,
   SERVICE_ACCOUNT_SECRETS,
 } from '../descriptions';
-import { ageOf, arr, containerCells, formatLabels, int, obj, objs, quantityString, str, strMap } from '../format';
-import { column, type Printer } from '../table';
+import { arr, containerCells, findCondition, formatLabels, obj, quantityString, str, strMap } from '../format';
+import { col, tablePrinter, type Row } from '../table';
 import { own } from '../../api/own';
 
-const nameOf = (o: KubeObject): string => o.metadata.name ?? '';
 const count = (v: unknown): number => Object.keys(obj(v)).length;
 
-export const namespacePrinter: Printer = {
-  columns: [nameColumn, column('Status', 'string', 'The status of the namespace'), ageColumn],
-  cells: (ns, ctx) => [nameOf(ns), str(obj(ns.status).phase), ageOf(ns, ctx.now)],
-};
+export const namespacePrinter = tablePrinter([NAME, col('Status', 'string', 'The status of the namespace', (r) => str(r.status.phase)), AGE]);
 
-export const configMapPrinter: Printer = {
-  columns: [nameColumn, column('Data', 'string', CONFIGMAP_DATA), ageColumn],
-  cells: (cm, ctx) => [nameOf(cm), count(cm.data) + count(cm.binaryData), ageOf(cm, ctx.now)],
-};
+export const configMapPrinter = tablePrinter([NAME, col('Data', 'string', CONFIGMAP_DATA, (r) => count(r.object.data) + count(r.object.binaryData)), AGE]);
 
-export const secretPrinter: Printer = {
-  columns: [nameColumn, column('Type', 'string', SECRET_TYPE), column('Data', 'string', SECRET_DATA), ageColumn],
-  cells: (s, ctx) => [nameOf(s), str(s.type), count(s.data), ageOf(s, ctx.now)],
-};
+export const secretPrinter = tablePrinter([
+  NAME,
+  col('Type', 'string', SECRET_TYPE, (r) => str(r.object.type)),
+  col('Data', 'string', SECRET_DATA, (r) => count(r.object.data)),
+  AGE,
+]);
 
-export const serviceAccountPrinter: Printer = {
-  columns: [nameColumn, column('Secrets', 'string', SERVICE_ACCOUNT_SECRETS), ageColumn],
-  cells: (sa, ctx) => [nameOf(sa), arr(sa.secrets).length, ageOf(sa, ctx.now)],
-};
+export const serviceAccountPrinter = tablePrinter([NAME, col('Secrets', 'string', SERVICE_ACCOUNT_SECRETS, (r) => arr(r.object.secrets).length), AGE]);
 
-export const podTemplatePrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Containers', 'string', 'Names of each container in the template.'),
-    column('Images', 'string', 'Images referenced by each container in the template.'),
-    column('Pod Labels', 'string', 'The labels for the pod template.'),
-  ],
-  cells(t) {
-    const template = obj(t.template);
-    const [names, images] = containerCells(template.spec);
-    return [nameOf(t), names, images, formatLabels(strMap(obj(template.metadata).labels))];
-  },
-};
+/** The template of a PodTemplate (beside its metadata, not in a spec). */
+const template = (r: Row): JsonObject => obj(r.object.template);
 
-export const replicationControllerPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Desired', 'integer', RC_SPEC_REPLICAS),
-    column('Current', 'integer', RC_STATUS_REPLICAS),
-    column('Ready', 'integer', RC_STATUS_READY_REPLICAS),
-    ageColumn,
-    containersColumn,
-    imagesColumn,
-    column('Selector', 'string', RC_SPEC_SELECTOR, { priority: 1 }),
-  ],
-  cells(rc, ctx) {
-    const spec = obj(rc.spec);
-    const status = obj(rc.status);
-    const [names, images] = containerCells(obj(spec.template).spec);
-    return [nameOf(rc), int(spec.replicas), int(status.replicas), int(status.readyReplicas), ageOf(rc, ctx.now), names, images, formatLabels(strMap(spec.selector))];
-  },
-};
+export const podTemplatePrinter = tablePrinter([
+  NAME,
+  col('Containers', 'string', CONTAINERS_DESCRIPTION, (r) => containerCells(template(r).spec)[0]),
+  col('Images', 'string', IMAGES_DESCRIPTION, (r) => containerCells(template(r).spec)[1]),
+  col('Pod Labels', 'string', 'The labels for the pod template.', (r) => formatLabels(strMap(obj(template(r).metadata).labels))),
+]);
 
-export const componentStatusPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Status', 'string', 'Status of the component conditions'),
-    column('Message', 'string', 'Message of the component conditions'),
-    column('Error', 'string', 'Error of the component conditions'),
-  ],
-  cells(cs) {
-    const healthy = objs(cs.conditions).find((c) => c.type === 'Healthy');
-    const status = healthy ? (healthy.status === 'True' ? 'Healthy' : 'Unhealthy') : 'Unknown';
-    return [nameOf(cs), status, str(healthy?.message), str(healthy?.error)];
-  },
-};
+export const replicationControllerPrinter = replicatedPodsPrinter(
+  { desired: RC_SPEC_REPLICAS, current: RC_STATUS_REPLICAS, ready: RC_STATUS_READY_REPLICAS, selector: RC_SPEC_SELECTOR },
+  (spec) => formatLabels(strMap(spec.selector)),
+);
+
+/** The Healthy condition of a ComponentStatus. */
+const healthy = (r: Row): JsonObject | undefined => findCondition(r.object.conditions, 'Healthy');
+
+export const componentStatusPrinter = tablePrinter([
+  NAME,
+  col('Status', 'string', 'Status of the component conditions', (r) => {
+    const c = healthy(r);
+    return c ? (c.status === 'True' ? 'Healthy' : 'Unhealthy') : 'Unknown';
+  }),
+  col('Message', 'string', 'Message of the component conditions', (r) => str(healthy(r)?.message)),
+  col('Error', 'string', 'Error of the component conditions', (r) => str(healthy(r)?.error)),
+]);
 
 /** The quota's used/hard pairs by resource name, limits.* apart from the rest. */
 function resourceQuotaColumns(rq: KubeObject): [string, string] {
@@ -103,15 +76,12 @@ function resourceQuotaColumns(rq: KubeObject): [string, string] {
   return [requests.join(', '), limits.join(', ')];
 }
 
-export const resourceQuotaPrinter: Printer = {
-  columns: [
-    nameColumn,
-    ageColumn,
-    column('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.'),
-    column('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
+export const resourceQuotaPrinter = tablePrinter<[string, string]>(
+  [
+    NAME,
+    AGE,
+    col('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.', (r) => r.view[0]),
+    col('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.', (r) => r.view[1]),
   ],
-  cells(rq, ctx) {
-    const [requests, limits] = resourceQuotaColumns(rq);
-    return [nameOf(rq), ageOf(rq, ctx.now), requests, limits];
-  },
-};
+  { view: resourceQuotaColumns },
+);

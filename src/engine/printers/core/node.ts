@@ -1,9 +1,9 @@
 /** kubectl get nodes: STATUS from the Ready condition (and SchedulingDisabled), ROLES from labels. */
-import type { KubeObject } from '../../api/types';
-import { ageColumn, nameColumn } from '../common';
+import type { JsonObject, KubeObject } from '../../api/types';
+import { AGE, NAME } from '../common';
 import { NODE_ADDRESSES, NODE_CONTAINER_RUNTIME, NODE_KERNEL_VERSION, NODE_KUBELET_VERSION, NODE_OS_IMAGE } from '../descriptions';
-import { ageOf, obj, objs, str, strMap } from '../format';
-import { column, type Cell, type PrintContext, type Printer } from '../table';
+import { noneIfEmpty, obj, objs, str, strMap, unknownIfEmpty } from '../format';
+import { col, tablePrinter, wide, type Row } from '../table';
 
 const ROLE_LABEL_PREFIX = 'node-role.kubernetes.io/';
 const ROLE_LABEL = 'kubernetes.io/role';
@@ -30,36 +30,20 @@ export function nodeStatus(node: KubeObject): string {
 }
 
 function address(node: KubeObject, type: string): string {
-  return str(objs(obj(node.status).addresses).find((a) => a.type === type)?.address) || '<none>';
+  return noneIfEmpty(objs(obj(node.status).addresses).find((a) => a.type === type)?.address);
 }
 
-export const nodePrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Status', 'string', 'The status of the node'),
-    column('Roles', 'string', 'The roles of the node'),
-    ageColumn,
-    column('Version', 'string', NODE_KUBELET_VERSION),
-    column('Internal-IP', 'string', NODE_ADDRESSES, { priority: 1 }),
-    column('External-IP', 'string', NODE_ADDRESSES, { priority: 1 }),
-    column('OS-Image', 'string', NODE_OS_IMAGE, { priority: 1 }),
-    column('Kernel-Version', 'string', NODE_KERNEL_VERSION, { priority: 1 }),
-    column('Container-Runtime', 'string', NODE_CONTAINER_RUNTIME, { priority: 1 }),
-  ],
-  cells(node: KubeObject, ctx: PrintContext): Cell[] {
-    const info = obj(obj(node.status).nodeInfo);
-    const roles = nodeRoles(node).join(',');
-    return [
-      node.metadata.name ?? '',
-      nodeStatus(node),
-      roles || '<none>',
-      ageOf(node, ctx.now),
-      str(info.kubeletVersion),
-      address(node, 'InternalIP'),
-      address(node, 'ExternalIP'),
-      str(info.osImage) || '<unknown>',
-      str(info.kernelVersion) || '<unknown>',
-      str(info.containerRuntimeVersion) || '<unknown>',
-    ];
-  },
-};
+const nodeInfo = (r: Row): JsonObject => obj(r.status.nodeInfo);
+
+export const nodePrinter = tablePrinter([
+  NAME,
+  col('Status', 'string', 'The status of the node', (r) => nodeStatus(r.object)),
+  col('Roles', 'string', 'The roles of the node', (r) => noneIfEmpty(nodeRoles(r.object).join(','))),
+  AGE,
+  col('Version', 'string', NODE_KUBELET_VERSION, (r) => str(nodeInfo(r).kubeletVersion)),
+  wide('Internal-IP', 'string', NODE_ADDRESSES, (r) => address(r.object, 'InternalIP')),
+  wide('External-IP', 'string', NODE_ADDRESSES, (r) => address(r.object, 'ExternalIP')),
+  wide('OS-Image', 'string', NODE_OS_IMAGE, (r) => unknownIfEmpty(nodeInfo(r).osImage)),
+  wide('Kernel-Version', 'string', NODE_KERNEL_VERSION, (r) => unknownIfEmpty(nodeInfo(r).kernelVersion)),
+  wide('Container-Runtime', 'string', NODE_CONTAINER_RUNTIME, (r) => unknownIfEmpty(nodeInfo(r).containerRuntimeVersion)),
+]);

@@ -5,10 +5,10 @@
  * most recent restart.
  */
 import type { KubeObject } from '../../api/types';
-import { ageColumn, nameColumn } from '../common';
+import { AGE, NAME } from '../common';
 import { POD_IP, POD_NODE_NAME, POD_NOMINATED_NODE_NAME, POD_READINESS_GATES } from '../descriptions';
-import { age, ageOf, hasTrueCondition, int, obj, objs, str } from '../format';
-import { column, type Cell, type PrintContext, type Printer, type TableRowCondition } from '../table';
+import { age, hasTrueCondition, int, noneIfEmpty, obj, objs, str } from '../format';
+import { col, tablePrinter, wide, type TableRowCondition } from '../table';
 import { own } from '../../api/own';
 
 const NODE_UNREACHABLE_REASON = 'NodeLost';
@@ -128,33 +128,17 @@ function readinessGates(pod: KubeObject): string {
   return `${trueCount}/${gates.length}`;
 }
 
-export const podPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
-    column('Status', 'string', 'The aggregate status of the containers in this pod.'),
-    column('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
-    ageColumn,
-    column('IP', 'string', POD_IP, { priority: 1 }),
-    column('Node', 'string', POD_NODE_NAME, { priority: 1 }),
-    column('Nominated Node', 'string', POD_NOMINATED_NODE_NAME, { priority: 1 }),
-    column('Readiness Gates', 'string', POD_READINESS_GATES, { priority: 1 }),
+export const podPrinter = tablePrinter<PodSummary>(
+  [
+    NAME,
+    col('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.', (r) => r.view.ready),
+    col('Status', 'string', 'The aggregate status of the containers in this pod.', (r) => r.view.status),
+    col('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.', (r) => r.view.restarts),
+    AGE,
+    wide('IP', 'string', POD_IP, (r) => noneIfEmpty(objs(r.status.podIPs)[0]?.ip)),
+    wide('Node', 'string', POD_NODE_NAME, (r) => noneIfEmpty(r.spec.nodeName)),
+    wide('Nominated Node', 'string', POD_NOMINATED_NODE_NAME, (r) => noneIfEmpty(r.status.nominatedNodeName)),
+    wide('Readiness Gates', 'string', POD_READINESS_GATES, (r) => readinessGates(r.object)),
   ],
-  cells(pod: KubeObject, ctx: PrintContext): Cell[] {
-    const s = podSummary(pod, ctx.now);
-    const status = obj(pod.status);
-    const podIPs = objs(status.podIPs);
-    return [
-      pod.metadata.name ?? '',
-      s.ready,
-      s.status,
-      s.restarts,
-      ageOf(pod, ctx.now),
-      str(podIPs[0]?.ip) || '<none>',
-      str(obj(pod.spec).nodeName) || '<none>',
-      str(status.nominatedNodeName) || '<none>',
-      readinessGates(pod),
-    ];
-  },
-  conditions: (pod) => own(podConditions, str(obj(pod.status).phase)),
-};
+  { view: podSummary, conditions: (pod) => own(podConditions, str(obj(pod.status).phase)) },
+);

@@ -1,22 +1,9 @@
 /** kubectl get services and endpoints. */
 import type { KubeObject } from '../../api/types';
-import { ageColumn, nameColumn } from '../common';
+import { AGE, NAME } from '../common';
 import { ENDPOINTS_SUBSETS, SERVICE_CLUSTER_IP, SERVICE_EXTERNAL_IPS, SERVICE_PORTS, SERVICE_SELECTOR, SERVICE_TYPE } from '../descriptions';
-import { ageOf, formatLabels, int, obj, objs, str, strMap } from '../format';
-import { column, type Cell, type PrintContext, type Printer } from '../table';
-
-/** The width a load balancer's address list is clipped to outside -o wide. */
-const LOAD_BALANCER_WIDTH = 16;
-
-function loadBalancerAddresses(status: unknown, wide: boolean): string {
-  const seen = new Set<string>();
-  for (const i of objs(obj(status).ingress)) {
-    if (str(i.ip)) seen.add(str(i.ip));
-    else if (str(i.hostname)) seen.add(str(i.hostname));
-  }
-  const r = [...seen].sort().join(',');
-  return !wide && r.length > LOAD_BALANCER_WIDTH ? r.slice(0, LOAD_BALANCER_WIDTH - 3) + '...' : r;
-}
+import { formatLabels, int, joinWithMore, loadBalancerAddresses, obj, objs, str, strMap } from '../format';
+import { col, tablePrinter, wide } from '../table';
 
 function externalIP(svc: KubeObject): string {
   const spec = obj(svc.spec);
@@ -26,8 +13,7 @@ function externalIP(svc: KubeObject): string {
     case 'NodePort':
       return externalIPs.length > 0 ? externalIPs.join(',') : '<none>';
     case 'LoadBalancer': {
-      // Server-side printing is always wide, so the address list is never clipped here.
-      const lb = loadBalancerAddresses(obj(svc.status).loadBalancer, true);
+      const lb = loadBalancerAddresses(obj(svc.status).loadBalancer);
       if (externalIPs.length > 0) return [...(lb ? lb.split(',') : []), ...externalIPs].join(',');
       return lb || '<pending>';
     }
@@ -46,30 +32,15 @@ function ports(spec: Record<string, unknown>): string {
   return out.length > 0 ? out.join(',') : '<none>';
 }
 
-export const servicePrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Type', 'string', SERVICE_TYPE),
-    column('Cluster-IP', 'string', SERVICE_CLUSTER_IP),
-    column('External-IP', 'string', SERVICE_EXTERNAL_IPS),
-    column('Port(s)', 'string', SERVICE_PORTS),
-    ageColumn,
-    column('Selector', 'string', SERVICE_SELECTOR, { priority: 1 }),
-  ],
-  cells(svc: KubeObject, ctx: PrintContext): Cell[] {
-    const spec = obj(svc.spec);
-    const clusterIPs = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : [];
-    return [
-      svc.metadata.name ?? '',
-      str(spec.type),
-      clusterIPs.length > 0 ? str(clusterIPs[0]) : '<none>',
-      externalIP(svc),
-      ports(spec),
-      ageOf(svc, ctx.now),
-      formatLabels(strMap(spec.selector)),
-    ];
-  },
-};
+export const servicePrinter = tablePrinter([
+  NAME,
+  col('Type', 'string', SERVICE_TYPE, (r) => str(r.spec.type)),
+  col('Cluster-IP', 'string', SERVICE_CLUSTER_IP, (r) => (Array.isArray(r.spec.clusterIPs) && r.spec.clusterIPs.length > 0 ? str(r.spec.clusterIPs[0]) : '<none>')),
+  col('External-IP', 'string', SERVICE_EXTERNAL_IPS, (r) => externalIP(r.object)),
+  col('Port(s)', 'string', SERVICE_PORTS, (r) => ports(r.spec)),
+  AGE,
+  wide('Selector', 'string', SERVICE_SELECTOR, (r) => formatLabels(strMap(r.spec.selector))),
+]);
 
 /** formatEndpoints: up to three ip:port pairs, then "+ N more...". */
 function formatEndpoints(ep: KubeObject): string {
@@ -95,8 +66,7 @@ function formatEndpoints(ep: KubeObject): string {
       }
     }
   }
-  const ret = list.join(',');
-  return count > max ? `${ret} + ${count - max} more...` : ret;
+  return joinWithMore(list, count);
 }
 
 /** net.JoinHostPort: IPv6 addresses in brackets. */
@@ -104,7 +74,4 @@ export function joinHostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-export const endpointsPrinter: Printer = {
-  columns: [nameColumn, column('Endpoints', 'string', ENDPOINTS_SUBSETS), ageColumn],
-  cells: (ep, ctx) => [ep.metadata.name ?? '', formatEndpoints(ep), ageOf(ep, ctx.now)],
-};
+export const endpointsPrinter = tablePrinter([NAME, col('Endpoints', 'string', ENDPOINTS_SUBSETS, (r) => formatEndpoints(r.object)), AGE]);

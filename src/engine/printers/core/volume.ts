@@ -1,6 +1,6 @@
 /** kubectl get pv and pvc. */
 import type { KubeObject } from '../../api/types';
-import { ageColumn, nameColumn } from '../common';
+import { AGE, NAME } from '../common';
 import {
   PV_ACCESS_MODES,
   PV_CAPACITY,
@@ -15,8 +15,8 @@ import {
   PVC_VOLUME_MODE,
   PVC_VOLUME_NAME,
 } from '../descriptions';
-import { ageOf, arr, obj, quantityString, str } from '../format';
-import { column, type Printer } from '../table';
+import { arr, obj, quantityString, str } from '../format';
+import { col, tablePrinter, wide, type Row } from '../table';
 
 const ACCESS_MODE_ABBREVIATIONS: ReadonlyArray<[string, string]> = [
   ['ReadWriteOnce', 'RWO'],
@@ -43,68 +43,40 @@ function storageClass(o: KubeObject): string {
 
 const unsetOr = (v: unknown): string => (typeof v === 'string' ? v : '<unset>');
 
-export const persistentVolumePrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Capacity', 'string', PV_CAPACITY),
-    column('Access Modes', 'string', PV_ACCESS_MODES),
-    column('Reclaim Policy', 'string', PV_RECLAIM_POLICY),
-    column('Status', 'string', PV_PHASE),
-    column('Claim', 'string', PV_CLAIM_REF),
-    column('StorageClass', 'string', 'StorageClass of the pv'),
-    column('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pv'),
-    column('Reason', 'string', PV_REASON),
-    ageColumn,
-    column('VolumeMode', 'string', PV_VOLUME_MODE, { priority: 1 }),
-  ],
-  cells(pv, ctx) {
-    const spec = obj(pv.spec);
-    const status = obj(pv.status);
-    const claimRef = spec.claimRef === undefined || spec.claimRef === null ? undefined : obj(spec.claimRef);
-    const phase = pv.metadata.deletionTimestamp ? 'Terminating' : str(status.phase);
-    return [
-      pv.metadata.name ?? '',
-      quantityString(obj(spec.capacity).storage),
-      accessModesString(spec.accessModes),
-      str(spec.persistentVolumeReclaimPolicy),
-      phase,
-      claimRef ? `${str(claimRef.namespace)}/${str(claimRef.name)}` : '',
-      storageClass(pv),
-      unsetOr(spec.volumeAttributesClassName),
-      str(status.reason),
-      ageOf(pv, ctx.now),
-      unsetOr(spec.volumeMode),
-    ];
-  },
-};
+/** Terminating once deleted, else status.phase. */
+const phase = (r: Row): string => (r.object.metadata.deletionTimestamp ? 'Terminating' : str(r.status.phase));
 
-export const persistentVolumeClaimPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Status', 'string', PVC_PHASE),
-    column('Volume', 'string', PVC_VOLUME_NAME),
-    column('Capacity', 'string', PVC_CAPACITY),
-    column('Access Modes', 'string', PVC_ACCESS_MODES),
-    column('StorageClass', 'string', 'StorageClass of the pvc'),
-    column('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pvc'),
-    ageColumn,
-    column('VolumeMode', 'string', PVC_VOLUME_MODE, { priority: 1 }),
-  ],
-  cells(pvc, ctx) {
-    const spec = obj(pvc.spec);
-    const status = obj(pvc.status);
-    const phase = pvc.metadata.deletionTimestamp ? 'Terminating' : str(status.phase);
-    const bound = str(spec.volumeName) !== '';
-    return [
-      pvc.metadata.name ?? '',
-      phase,
-      str(spec.volumeName),
-      bound ? quantityString(obj(status.capacity).storage) : '',
-      bound ? accessModesString(status.accessModes) : '',
-      storageClass(pvc),
-      unsetOr(spec.volumeAttributesClassName),
-      ageOf(pvc, ctx.now),
-      unsetOr(spec.volumeMode),
-    ];
-  },
-};
+function claim(claimRef: unknown): string {
+  if (claimRef === undefined || claimRef === null) return '';
+  const ref = obj(claimRef);
+  return `${str(ref.namespace)}/${str(ref.name)}`;
+}
+
+export const persistentVolumePrinter = tablePrinter([
+  NAME,
+  col('Capacity', 'string', PV_CAPACITY, (r) => quantityString(obj(r.spec.capacity).storage)),
+  col('Access Modes', 'string', PV_ACCESS_MODES, (r) => accessModesString(r.spec.accessModes)),
+  col('Reclaim Policy', 'string', PV_RECLAIM_POLICY, (r) => str(r.spec.persistentVolumeReclaimPolicy)),
+  col('Status', 'string', PV_PHASE, phase),
+  col('Claim', 'string', PV_CLAIM_REF, (r) => claim(r.spec.claimRef)),
+  col('StorageClass', 'string', 'StorageClass of the pv', (r) => storageClass(r.object)),
+  col('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pv', (r) => unsetOr(r.spec.volumeAttributesClassName)),
+  col('Reason', 'string', PV_REASON, (r) => str(r.status.reason)),
+  AGE,
+  wide('VolumeMode', 'string', PV_VOLUME_MODE, (r) => unsetOr(r.spec.volumeMode)),
+]);
+
+/** Whether the claim is bound to a volume: only then does it show capacity and access modes. */
+const bound = (r: Row): boolean => str(r.spec.volumeName) !== '';
+
+export const persistentVolumeClaimPrinter = tablePrinter([
+  NAME,
+  col('Status', 'string', PVC_PHASE, phase),
+  col('Volume', 'string', PVC_VOLUME_NAME, (r) => str(r.spec.volumeName)),
+  col('Capacity', 'string', PVC_CAPACITY, (r) => (bound(r) ? quantityString(obj(r.status.capacity).storage) : '')),
+  col('Access Modes', 'string', PVC_ACCESS_MODES, (r) => (bound(r) ? accessModesString(r.status.accessModes) : '')),
+  col('StorageClass', 'string', 'StorageClass of the pvc', (r) => storageClass(r.object)),
+  col('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pvc', (r) => unsetOr(r.spec.volumeAttributesClassName)),
+  AGE,
+  wide('VolumeMode', 'string', PVC_VOLUME_MODE, (r) => unsetOr(r.spec.volumeMode)),
+]);
