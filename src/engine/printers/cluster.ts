@@ -2,7 +2,8 @@
  * The cluster-level kinds with printers: priority classes, leases, endpoint slices, webhook and
  * admission policy configurations.
  */
-import { ageColumn, nameColumn } from './common';
+import type { JsonObject } from '../api/types';
+import { AGE, NAME } from './common';
 import {
   ENDPOINT_SLICE_ADDRESS_TYPE,
   ENDPOINT_SLICE_ENDPOINTS,
@@ -12,61 +13,47 @@ import {
   PRIORITY_CLASS_PREEMPTION_POLICY,
   PRIORITY_CLASS_VALUE,
 } from './descriptions';
-import { ageOf, arr, formatLabelSelector, int, listWithMore, obj, objs, str } from './format';
-import { column, type Printer } from './table';
+import { arr, findCondition, formatLabelSelector, int, listWithMore, obj, objs, str } from './format';
+import { col, tablePrinter } from './table';
+export const priorityClassPrinter = tablePrinter([
+  NAME,
+  col('Value', 'integer', PRIORITY_CLASS_VALUE, (r) => int(r.object.value)),
+  col('Global-Default', 'boolean', PRIORITY_CLASS_GLOBAL_DEFAULT, (r) => r.object.globalDefault === true),
+  AGE,
+  col('PreemptionPolicy', 'string', PRIORITY_CLASS_PREEMPTION_POLICY, (r) => str(r.object.preemptionPolicy)),
+]);
 
+export const leasePrinter = tablePrinter([NAME, col('Holder', 'string', LEASE_HOLDER, (r) => str(r.spec.holderIdentity)), AGE]);
 
-export const priorityClassPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Value', 'integer', PRIORITY_CLASS_VALUE),
-    column('Global-Default', 'boolean', PRIORITY_CLASS_GLOBAL_DEFAULT),
-    ageColumn,
-    column('PreemptionPolicy', 'string', PRIORITY_CLASS_PREEMPTION_POLICY),
-  ],
-  cells: (pc, ctx) => [pc.metadata.name ?? '', int(pc.value), pc.globalDefault === true, ageOf(pc, ctx.now), str(pc.preemptionPolicy)],
-};
+/** A port's number, else its name, else "*" (all ports). */
+const endpointPort = (p: JsonObject): string => (typeof p.port === 'number' ? String(int(p.port)) : typeof p.name === 'string' ? p.name : '*');
 
-export const leasePrinter: Printer = {
-  columns: [nameColumn, column('Holder', 'string', LEASE_HOLDER), ageColumn],
-  cells: (l, ctx) => [l.metadata.name ?? '', str(obj(l.spec).holderIdentity), ageOf(l, ctx.now)],
-};
+export const endpointSlicePrinter = tablePrinter([
+  NAME,
+  col('AddressType', 'string', ENDPOINT_SLICE_ADDRESS_TYPE, (r) => str(r.object.addressType)),
+  col('Ports', 'string', ENDPOINT_SLICE_PORTS, (r) => listWithMore(objs(r.object.ports).map(endpointPort), 3)),
+  col('Endpoints', 'string', ENDPOINT_SLICE_ENDPOINTS, (r) => listWithMore(objs(r.object.endpoints).flatMap((e) => arr(e.addresses).map(str)), 3)),
+  AGE,
+]);
 
-export const endpointSlicePrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('AddressType', 'string', ENDPOINT_SLICE_ADDRESS_TYPE),
-    column('Ports', 'string', ENDPOINT_SLICE_PORTS),
-    column('Endpoints', 'string', ENDPOINT_SLICE_ENDPOINTS),
-    ageColumn,
-  ],
-  cells(es, ctx) {
-    const ports = objs(es.ports).map((p) => (typeof p.port === 'number' ? String(int(p.port)) : typeof p.name === 'string' ? p.name : '*'));
-    const addresses = objs(es.endpoints).flatMap((e) => arr(e.addresses).map(str));
-    return [es.metadata.name ?? '', str(es.addressType), listWithMore(ports, 3), listWithMore(addresses, 3), ageOf(es, ctx.now)];
-  },
-};
+export const webhookConfigurationPrinter = tablePrinter([
+  NAME,
+  col('Webhooks', 'integer', 'Webhooks indicates the number of webhooks registered in this configuration', (r) => arr(r.object.webhooks).length),
+  AGE,
+]);
 
-const webhooksColumn = column('Webhooks', 'integer', 'Webhooks indicates the number of webhooks registered in this configuration');
+/** The policy's paramKind as "apiVersion/kind", "<unset>" without one. */
+function paramKind(kind: unknown): string {
+  if (kind === undefined || kind === null) return '<unset>';
+  return `${str(obj(kind).apiVersion)}/${str(obj(kind).kind)}`;
+}
 
-export const webhookConfigurationPrinter: Printer = {
-  columns: [nameColumn, webhooksColumn, ageColumn],
-  cells: (w, ctx) => [w.metadata.name ?? '', arr(w.webhooks).length, ageOf(w, ctx.now)],
-};
-
-export const validatingAdmissionPolicyPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Validations', 'integer', 'Validations indicates the number of validation rules defined in this configuration'),
-    column('ParamKind', 'string', 'ParamKind specifies the kind of resources used to parameterize this policy'),
-    ageColumn,
-  ],
-  cells(p, ctx) {
-    const spec = obj(p.spec);
-    const paramKind = spec.paramKind === undefined || spec.paramKind === null ? '<unset>' : `${str(obj(spec.paramKind).apiVersion)}/${str(obj(spec.paramKind).kind)}`;
-    return [p.metadata.name ?? '', arr(spec.validations).length, paramKind, ageOf(p, ctx.now)];
-  },
-};
+export const validatingAdmissionPolicyPrinter = tablePrinter([
+  NAME,
+  col('Validations', 'integer', 'Validations indicates the number of validation rules defined in this configuration', (r) => arr(r.spec.validations).length),
+  col('ParamKind', 'string', 'ParamKind specifies the kind of resources used to parameterize this policy', (r) => paramKind(r.spec.paramKind)),
+  AGE,
+]);
 
 function paramRefName(ref: unknown): string {
   if (ref === undefined || ref === null) return '<unset>';
@@ -75,35 +62,26 @@ function paramRefName(ref: unknown): string {
   return r.selector === undefined || r.selector === null ? '<unset>' : formatLabelSelector(r.selector);
 }
 
-export const validatingAdmissionPolicyBindingPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('PolicyName', 'string', 'PolicyName indicates the policy definition which the policy binding binded to'),
-    column('ParamRef', 'string', 'ParamRef indicates the param resource which sets the configration param'),
-    ageColumn,
-  ],
-  cells(b, ctx) {
-    const spec = obj(b.spec);
-    return [b.metadata.name ?? '', str(spec.policyName), paramRefName(spec.paramRef), ageOf(b, ctx.now)];
-  },
-};
+export const validatingAdmissionPolicyBindingPrinter = tablePrinter([
+  NAME,
+  col('PolicyName', 'string', 'PolicyName indicates the policy definition which the policy binding binded to', (r) => str(r.spec.policyName)),
+  col('ParamRef', 'string', 'ParamRef indicates the param resource which sets the configration param', (r) => paramRefName(r.spec.paramRef)),
+  AGE,
+]);
+
+/** The Available condition's status, with its reason when it is not True. */
+function apiServiceAvailable(conditions: unknown): string {
+  const available = findCondition(conditions, 'Available');
+  if (!available) return 'Unknown';
+  return available.status === 'True' || !str(available.reason) ? str(available.status) : `${str(available.status)} (${str(available.reason)})`;
+}
 
 /** kube-aggregator's APIService table (pkg/registry/apiservice/etcd ConvertToTable). */
-export const apiServicePrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Service', 'string', 'The reference to the service that hosts this API endpoint.'),
-    column('Available', 'string', 'Whether this service is available.'),
-    ageColumn,
-  ],
-  cells(a, ctx) {
-    const spec = obj(a.spec);
-    const service = spec.service === undefined || spec.service === null ? 'Local' : `${str(obj(spec.service).namespace)}/${str(obj(spec.service).name)}`;
-    const available = arr(obj(a.status).conditions)
-      .map(obj)
-      .find((c) => c.type === 'Available');
-    let status = 'Unknown';
-    if (available) status = available.status === 'True' || !str(available.reason) ? str(available.status) : `${str(available.status)} (${str(available.reason)})`;
-    return [a.metadata.name ?? '', service, status, ageOf(a, ctx.now)];
-  },
-};
+export const apiServicePrinter = tablePrinter([
+  NAME,
+  col('Service', 'string', 'The reference to the service that hosts this API endpoint.', (r) =>
+    r.spec.service === undefined || r.spec.service === null ? 'Local' : `${str(obj(r.spec.service).namespace)}/${str(obj(r.spec.service).name)}`,
+  ),
+  col('Available', 'string', 'Whether this service is available.', (r) => apiServiceAvailable(r.status.conditions)),
+  AGE,
+]);

@@ -3,10 +3,10 @@
  * table convertor): NAME, then each column's value at its JSONPath; without columns, the CRD's
  * default AGE column. Paths are the simple ones CRDs allow (.a.b, .a[0].b, .a['x.y']).
  */
-import type { JsonValue, KubeObject } from '../api/types';
+import type { JsonValue } from '../api/types';
 import { humanDuration } from './duration';
-import { nameColumn } from './common';
-import { column, type Cell, type Printer } from './table';
+import { NAME } from './common';
+import { col, tablePrinter, type Cell, type Printer } from './table';
 import { own } from '../api/own';
 
 export interface PrinterColumn {
@@ -66,14 +66,12 @@ function cellFor(type: string, value: JsonValue | undefined, now: number): Cell 
 
 export function customResourcePrinter(columns: readonly PrinterColumn[] = []): Printer {
   const defs = columns.length > 0 ? columns : DEFAULT_COLUMNS;
-  const paths = defs.map((c) => pathSegments(c.jsonPath));
-  return {
-    columns: [
-      nameColumn,
-      ...defs.map((c) =>
-        column(c.name, c.type, c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`, { format: c.format, priority: c.priority }),
-      ),
-    ],
-    cells: (o: KubeObject, ctx) => [o.metadata.name ?? '', ...defs.map((c, i) => cellFor(c.type, valueAt(o, paths[i]!), ctx.now))],
-  };
+  return tablePrinter([
+    NAME,
+    ...defs.map((c) => {
+      const path = pathSegments(c.jsonPath);
+      const description = c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`;
+      return col(c.name, c.type, description, (r) => cellFor(c.type, valueAt(r.object, path), r.now), { format: c.format, priority: c.priority });
+    }),
+  ]);
 }

@@ -10,12 +10,13 @@ const HOUR = 60 * MINUTE;
 
 const trunc = (ms: number, unit: number): number => Math.trunc(ms / unit);
 
+/** Both forms of a negative duration: a clock up to two seconds ahead of the timestamp still reads "0s". */
+const negative = (seconds: number): string => (seconds < -1 ? '<invalid>' : '0s');
+
 /** About 2-3 significant figures: "45s", "3m20s", "25m", "5h30m", "3d4h", "400d", "2y30d". */
 export function humanDuration(ms: number): string {
   const seconds = trunc(ms, SECOND);
-  // A clock up to two seconds ahead of the object's timestamp still reads as "0s".
-  if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
+  if (seconds < 0) return negative(seconds);
   if (seconds < 120) return `${seconds}s`;
   const minutes = trunc(ms, MINUTE);
   if (minutes < 10) {
@@ -44,8 +45,7 @@ export function humanDuration(ms: number): string {
 /** One unit only: "45s", "3m", "5h", "3d", "2y". */
 export function shortHumanDuration(ms: number): string {
   const seconds = trunc(ms, SECOND);
-  if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
+  if (seconds < 0) return negative(seconds);
   if (seconds < 60) return `${seconds}s`;
   const minutes = trunc(ms, MINUTE);
   if (minutes < 60) return `${minutes}m`;

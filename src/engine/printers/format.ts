@@ -92,6 +92,12 @@ export function intOrString(v: unknown): string {
   return typeof v === 'number' ? String(Math.trunc(v)) : str(v);
 }
 
+/** A reference as "Kind/name" (a role binding's role, an autoscaler's target). */
+export function kindSlashName(ref: unknown): string {
+  const r = obj(ref);
+  return `${str(r.kind)}/${str(r.name)}`;
+}
+
 /** Whether a condition of the type has status True. */
 export function hasTrueCondition(conditions: unknown, type: string): boolean {
   return objs(conditions).some((c) => c.type === type && c.status === 'True');

@@ -17,7 +17,7 @@ import {
   validatingAdmissionPolicyPrinter,
   webhookConfigurationPrinter,
 } from './cluster';
-import { nameColumn } from './common';
+import { AGE, NAME, nameColumn } from './common';
 import { coreEventOf, eventPrinter } from './core/event';
 import {
   componentStatusPrinter,
@@ -34,7 +34,7 @@ import { podPrinter } from './core/pod';
 import { endpointsPrinter, servicePrinter } from './core/service';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter } from './core/volume';
 import { OBJECT_CREATION_TIMESTAMP, SCALE_SPEC_REPLICAS, SCALE_STATUS_REPLICAS } from './descriptions';
-import { ageOf, int, obj } from './format';
+import { int } from './format';
 import { ingressClassPrinter, ingressPrinter, ipAddressPrinter, networkPolicyPrinter, serviceCIDRPrinter } from './networking';
 import { nodeMetricsPrinter, podMetricsPrinter } from './metrics';
 import { horizontalPodAutoscalerPrinter, podDisruptionBudgetPrinter } from './policy';
@@ -47,7 +47,7 @@ import {
   volumeAttachmentPrinter,
   volumeAttributesClassPrinter,
 } from './storage';
-import { column, rowObject, type IncludeObject, type Printer, type Table, type TableRow } from './table';
+import { col, column, rowObject, tablePrinter, type IncludeObject, type Printer, type Table, type TableRow } from './table';
 
 const eventsV1Printer: Printer = { ...eventPrinter, cells: (ev, ctx) => eventPrinter.cells(coreEventOf(ev), ctx) };
 
@@ -105,21 +105,19 @@ const PRINTERS: ReadonlyMap<string, Printer> = new Map<string, Printer>([
 ]);
 
 /** rest.DefaultTableConvertor: NAME and CREATED AT (RFC 3339), for kinds without a printer. */
-export const defaultPrinter: Printer = {
-  columns: [nameColumn, column('Created At', 'date', OBJECT_CREATION_TIMESTAMP)],
-  cells: (o) => [o.metadata.name ?? '', typeof o.metadata.creationTimestamp === 'string' ? o.metadata.creationTimestamp : '0001-01-01T00:00:00Z'],
-};
+export const defaultPrinter: Printer = tablePrinter([
+  NAME,
+  col('Created At', 'date', OBJECT_CREATION_TIMESTAMP, (r) => (typeof r.object.metadata.creationTimestamp === 'string' ? r.object.metadata.creationTimestamp : '0001-01-01T00:00:00Z')),
+]);
 
 /** The autoscaling/v1 Scale of a scale subresource. */
-export const scalePrinter: Printer = {
-  columns: [
-    column('Name', 'string', nameColumn.description),
-    column('Desired', 'integer', SCALE_SPEC_REPLICAS),
-    column('Available', 'integer', SCALE_STATUS_REPLICAS),
-    column('Age', 'string', OBJECT_CREATION_TIMESTAMP),
-  ],
-  cells: (s, ctx) => [s.metadata.name ?? '', int(obj(s.spec).replicas), int(obj(s.status).replicas), ageOf(s, ctx.now)],
-};
+export const scalePrinter: Printer = tablePrinter([
+  // Without the "name" format the other NAME columns have.
+  { definition: column('Name', 'string', nameColumn.description), cell: NAME.cell },
+  col('Desired', 'integer', SCALE_SPEC_REPLICAS, (r) => int(r.spec.replicas)),
+  col('Available', 'integer', SCALE_STATUS_REPLICAS, (r) => int(r.status.replicas)),
+  AGE,
+]);
 
 /** The built-in printer of a resource, or the default one. */
 export function printerFor(group: string, resource: string): Printer {

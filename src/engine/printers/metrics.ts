@@ -6,16 +6,10 @@
 import { quantityOrUndefined, type Quantity } from '../api/quantity';
 import type { KubeObject } from '../api/types';
 import { obj, objs, str } from './format';
-import { column, type Printer } from './table';
+import { col, tablePrinter, type Printer } from './table';
 import { own } from '../api/own';
 
 const RESOURCES = ['cpu', 'memory'];
-
-const columns = [
-  column('Name', 'string', 'Name of the resource', { format: 'name' }),
-  ...RESOURCES.map((r) => column(r, 'string', '', { format: 'quantity' })),
-  column('Window', 'string', '', { format: 'duration' }),
-];
 
 /** The sum of the usage lists' quantities of a resource. */
 function sum(usages: readonly Record<string, unknown>[], resource: string): string {
@@ -28,18 +22,19 @@ function sum(usages: readonly Record<string, unknown>[], resource: string): stri
   return total ? total.toString() : '0';
 }
 
-export const podMetricsPrinter: Printer = {
-  columns,
-  cells(m: KubeObject) {
-    const usages = objs(m.containers).map((c) => obj(c.usage));
-    return [m.metadata.name ?? '', ...RESOURCES.map((r) => sum(usages, r)), str(m.window)];
-  },
-};
+/** NAME, a column per resource with the usages' sum, WINDOW: over the usage lists `usages` finds. */
+function metricsPrinter(usages: (m: KubeObject) => Record<string, unknown>[]): Printer {
+  return tablePrinter<Record<string, unknown>[]>(
+    [
+      col('Name', 'string', 'Name of the resource', (r) => r.object.metadata.name ?? '', { format: 'name' }),
+      ...RESOURCES.map((resource) => col<Record<string, unknown>[]>(resource, 'string', '', (r) => sum(r.view, resource), { format: 'quantity' })),
+      col('Window', 'string', '', (r) => str(r.object.window), { format: 'duration' }),
+    ],
+    { view: usages },
+  );
+}
 
-export const nodeMetricsPrinter: Printer = {
-  columns,
-  cells(m: KubeObject) {
-    const usage = obj(m.usage);
-    return [m.metadata.name ?? '', ...RESOURCES.map((r) => sum([usage], r)), str(m.window)];
-  },
-};
+/** A pod's usage is its containers'. */
+export const podMetricsPrinter = metricsPrinter((m) => objs(m.containers).map((c) => obj(c.usage)));
+
+export const nodeMetricsPrinter = metricsPrinter((m) => [obj(m.usage)]);

@@ -1,32 +1,23 @@
 /** kubectl get pdb and hpa. */
 import type { KubeObject } from '../api/types';
-import { ageColumn, nameColumn } from './common';
+import { AGE, NAME } from './common';
 import { HPA_CURRENT_REPLICAS, HPA_MAX_REPLICAS, HPA_METRICS, HPA_MIN_REPLICAS, HPA_REFERENCE } from './descriptions';
-import { ageOf, int, intOrString, obj, objs, quantityString, str } from './format';
-import { column, type Printer } from './table';
+import { int, intOrString, joinWithMore, kindSlashName, obj, objs, quantityString, str } from './format';
+import { col, tablePrinter } from './table';
 import { own } from '../api/own';
 
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 
-export const podDisruptionBudgetPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Min Available', 'string', 'The minimum number of pods that must be available.'),
-    column('Max Unavailable', 'string', 'The maximum number of pods that may be unavailable.'),
-    column('Allowed Disruptions', 'integer', 'Calculated number of pods that may be disrupted at this time.'),
-    ageColumn,
-  ],
-  cells(pdb, ctx) {
-    const spec = obj(pdb.spec);
-    return [
-      pdb.metadata.name ?? '',
-      present(spec.minAvailable) ? intOrString(spec.minAvailable) : 'N/A',
-      present(spec.maxUnavailable) ? intOrString(spec.maxUnavailable) : 'N/A',
-      int(obj(pdb.status).disruptionsAllowed),
-      ageOf(pdb, ctx.now),
-    ];
-  },
-};
+/** minAvailable or maxUnavailable: the number or percentage, "N/A" when unset. */
+const budget = (v: unknown): string => (present(v) ? intOrString(v) : 'N/A');
+
+export const podDisruptionBudgetPrinter = tablePrinter([
+  NAME,
+  col('Min Available', 'string', 'The minimum number of pods that must be available.', (r) => budget(r.spec.minAvailable)),
+  col('Max Unavailable', 'string', 'The maximum number of pods that may be unavailable.', (r) => budget(r.spec.maxUnavailable)),
+  col('Allowed Disruptions', 'integer', 'Calculated number of pods that may be disrupted at this time.', (r) => int(r.status.disruptionsAllowed)),
+  AGE,
+]);
 
 type MetricKind = 'External' | 'Pods' | 'Object' | 'Resource' | 'ContainerResource';
 const METRIC_FIELD: Record<MetricKind, string> = {
@@ -77,32 +68,15 @@ function hpaMetrics(hpa: KubeObject): string {
   if (specs.length === 0) return '<none>';
   const statuses = v1 ? v1.statuses : objs(obj(hpa.status).currentMetrics);
   const list = specs.map((s, i) => metricPair(s, statuses[i]));
-  const max = 2;
-  if (list.length > max) return `${list.slice(0, max).join(', ')} + ${list.length - max} more...`;
-  return list.join(', ');
+  return joinWithMore(list.slice(0, 2), list.length, ', ');
 }
 
-export const horizontalPodAutoscalerPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Reference', 'string', HPA_REFERENCE),
-    column('Targets', 'string', HPA_METRICS),
-    column('MinPods', 'string', HPA_MIN_REPLICAS),
-    column('MaxPods', 'string', HPA_MAX_REPLICAS),
-    column('Replicas', 'string', HPA_CURRENT_REPLICAS),
-    ageColumn,
-  ],
-  cells(hpa, ctx) {
-    const spec = obj(hpa.spec);
-    const ref = obj(spec.scaleTargetRef);
-    return [
-      hpa.metadata.name ?? '',
-      `${str(ref.kind)}/${str(ref.name)}`,
-      hpaMetrics(hpa),
-      typeof spec.minReplicas === 'number' ? String(int(spec.minReplicas)) : '<unset>',
-      int(spec.maxReplicas),
-      int(obj(hpa.status).currentReplicas),
-      ageOf(hpa, ctx.now),
-    ];
-  },
-};
+export const horizontalPodAutoscalerPrinter = tablePrinter([
+  NAME,
+  col('Reference', 'string', HPA_REFERENCE, (r) => kindSlashName(r.spec.scaleTargetRef)),
+  col('Targets', 'string', HPA_METRICS, (r) => hpaMetrics(r.object)),
+  col('MinPods', 'string', HPA_MIN_REPLICAS, (r) => (typeof r.spec.minReplicas === 'number' ? String(int(r.spec.minReplicas)) : '<unset>')),
+  col('MaxPods', 'string', HPA_MAX_REPLICAS, (r) => int(r.spec.maxReplicas)),
+  col('Replicas', 'string', HPA_CURRENT_REPLICAS, (r) => int(r.status.currentReplicas)),
+  AGE,
+]);

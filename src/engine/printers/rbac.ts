@@ -1,9 +1,9 @@
 /** kubectl get rolebindings and clusterrolebindings (roles print with the default columns). */
 import type { KubeObject } from '../api/types';
-import { ageColumn, nameColumn } from './common';
+import { AGE, NAME } from './common';
 import { CLUSTER_ROLE_BINDING_ROLE_REF, ROLE_BINDING_ROLE_REF } from './descriptions';
-import { ageOf, obj, objs, str } from './format';
-import { column, type Printer } from './table';
+import { kindSlashName, objs, str } from './format';
+import { col, tablePrinter, wide, type Printer } from './table';
 
 /** SubjectsStrings: users, groups and "namespace/name" service accounts. */
 function subjects(binding: KubeObject): [string, string, string] {
@@ -19,20 +19,17 @@ function subjects(binding: KubeObject): [string, string, string] {
 }
 
 function bindingPrinter(roleRefDescription: string, what: string): Printer {
-  return {
-    columns: [
-      nameColumn,
-      column('Role', 'string', roleRefDescription),
-      ageColumn,
-      column('Users', 'string', `Users in the ${what}`, { priority: 1 }),
-      column('Groups', 'string', `Groups in the ${what}`, { priority: 1 }),
-      column('ServiceAccounts', 'string', `ServiceAccounts in the ${what}`, { priority: 1 }),
+  return tablePrinter<[string, string, string]>(
+    [
+      NAME,
+      col('Role', 'string', roleRefDescription, (r) => kindSlashName(r.object.roleRef)),
+      AGE,
+      wide('Users', 'string', `Users in the ${what}`, (r) => r.view[0]),
+      wide('Groups', 'string', `Groups in the ${what}`, (r) => r.view[1]),
+      wide('ServiceAccounts', 'string', `ServiceAccounts in the ${what}`, (r) => r.view[2]),
     ],
-    cells(b, ctx) {
-      const ref = obj(b.roleRef);
-      return [b.metadata.name ?? '', `${str(ref.kind)}/${str(ref.name)}`, ageOf(b, ctx.now), ...subjects(b)];
-    },
-  };
+    { view: subjects },
+  );
 }
 
 export const roleBindingPrinter = bindingPrinter(ROLE_BINDING_ROLE_REF, 'roleBinding');

@@ -2,7 +2,8 @@
  * kubectl get storageclasses, volumeattachments, csidrivers, csinodes, csistoragecapacities,
  * volumeattributesclasses.
  */
-import { ageColumn, nameColumn } from './common';
+import type { KubeObject } from '../api/types';
+import { AGE, NAME, nameColumn } from './common';
 import {
   CSI_CAPACITY_CAPACITY,
   CSI_CAPACITY_CLASS,
@@ -22,90 +23,57 @@ import {
   VA_PV,
   VAC_DRIVER,
 } from './descriptions';
-import { ageOf, arr, obj, objs, quantityString, str } from './format';
-import { column, type Printer } from './table';
+import { arr, obj, objs, quantityString, str } from './format';
+import { col, tablePrinter } from './table';
 import { own } from '../api/own';
 
 const boolOr = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
 
 const DEFAULT_CLASS_ANNOTATIONS = ['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'];
 
-export const storageClassPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Provisioner', 'string', STORAGE_CLASS_PROVISIONER),
-    column('ReclaimPolicy', 'string', STORAGE_CLASS_RECLAIM_POLICY),
-    column('VolumeBindingMode', 'string', STORAGE_CLASS_BINDING_MODE),
-    column('AllowVolumeExpansion', 'string', STORAGE_CLASS_EXPANSION),
-    ageColumn,
-  ],
-  cells(sc, ctx) {
-    const isDefault = DEFAULT_CLASS_ANNOTATIONS.some((a) => own(sc.metadata.annotations, a) === 'true');
-    return [
-      (sc.metadata.name ?? '') + (isDefault ? ' (default)' : ''),
-      str(sc.provisioner),
-      str(sc.reclaimPolicy) || 'Delete',
-      str(sc.volumeBindingMode) || 'Immediate',
-      boolOr(sc.allowVolumeExpansion, false),
-      ageOf(sc, ctx.now),
-    ];
-  },
-};
+/** The name, with " (default)" after the class the cluster defaults to. */
+function storageClassName(sc: KubeObject): string {
+  const isDefault = DEFAULT_CLASS_ANNOTATIONS.some((a) => own(sc.metadata.annotations, a) === 'true');
+  return (sc.metadata.name ?? '') + (isDefault ? ' (default)' : '');
+}
 
-export const volumeAttachmentPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('Attacher', 'string', VA_ATTACHER, { format: 'name' }),
-    column('PV', 'string', VA_PV),
-    column('Node', 'string', VA_NODE),
-    column('Attached', 'boolean', VA_ATTACHED),
-    ageColumn,
-  ],
-  cells(va, ctx) {
-    const spec = obj(va.spec);
-    return [va.metadata.name ?? '', str(spec.attacher), str(obj(spec.source).persistentVolumeName), str(spec.nodeName), obj(va.status).attached === true, ageOf(va, ctx.now)];
-  },
-};
+export const storageClassPrinter = tablePrinter([
+  { definition: nameColumn, cell: (r) => storageClassName(r.object) },
+  col('Provisioner', 'string', STORAGE_CLASS_PROVISIONER, (r) => str(r.object.provisioner)),
+  col('ReclaimPolicy', 'string', STORAGE_CLASS_RECLAIM_POLICY, (r) => str(r.object.reclaimPolicy) || 'Delete'),
+  col('VolumeBindingMode', 'string', STORAGE_CLASS_BINDING_MODE, (r) => str(r.object.volumeBindingMode) || 'Immediate'),
+  col('AllowVolumeExpansion', 'string', STORAGE_CLASS_EXPANSION, (r) => boolOr(r.object.allowVolumeExpansion, false)),
+  AGE,
+]);
 
-export const csiDriverPrinter: Printer = {
-  columns: [
-    nameColumn,
-    column('AttachRequired', 'boolean', CSI_DRIVER_ATTACH_REQUIRED),
-    column('PodInfoOnMount', 'boolean', CSI_DRIVER_POD_INFO),
-    column('StorageCapacity', 'boolean', CSI_DRIVER_STORAGE_CAPACITY),
-    column('TokenRequests', 'string', CSI_DRIVER_TOKEN_REQUESTS),
-    column('RequiresRepublish', 'boolean', CSI_DRIVER_REPUBLISH),
-    column('Modes', 'string', CSI_DRIVER_MODES),
-    ageColumn,
-  ],
-  cells(d, ctx) {
-    const spec = obj(d.spec);
-    const tokens = Array.isArray(spec.tokenRequests) ? objs(spec.tokenRequests).map((t) => str(t.audience)).join(',') : '<unset>';
-    const modes = arr(spec.volumeLifecycleModes).map(str).join(',') || '<none>';
-    return [
-      d.metadata.name ?? '',
-      boolOr(spec.attachRequired, true),
-      boolOr(spec.podInfoOnMount, false),
-      boolOr(spec.storageCapacity, false),
-      tokens,
-      boolOr(spec.requiresRepublish, false),
-      modes,
-      ageOf(d, ctx.now),
-    ];
-  },
-};
+export const volumeAttachmentPrinter = tablePrinter([
+  NAME,
+  col('Attacher', 'string', VA_ATTACHER, (r) => str(r.spec.attacher), { format: 'name' }),
+  col('PV', 'string', VA_PV, (r) => str(obj(r.spec.source).persistentVolumeName)),
+  col('Node', 'string', VA_NODE, (r) => str(r.spec.nodeName)),
+  col('Attached', 'boolean', VA_ATTACHED, (r) => r.status.attached === true),
+  AGE,
+]);
 
-export const csiNodePrinter: Printer = {
-  columns: [nameColumn, column('Drivers', 'integer', 'Drivers indicates the number of CSI drivers registered on the node'), ageColumn],
-  cells: (n, ctx) => [n.metadata.name ?? '', arr(obj(n.spec).drivers).length, ageOf(n, ctx.now)],
-};
+export const csiDriverPrinter = tablePrinter([
+  NAME,
+  col('AttachRequired', 'boolean', CSI_DRIVER_ATTACH_REQUIRED, (r) => boolOr(r.spec.attachRequired, true)),
+  col('PodInfoOnMount', 'boolean', CSI_DRIVER_POD_INFO, (r) => boolOr(r.spec.podInfoOnMount, false)),
+  col('StorageCapacity', 'boolean', CSI_DRIVER_STORAGE_CAPACITY, (r) => boolOr(r.spec.storageCapacity, false)),
+  col('TokenRequests', 'string', CSI_DRIVER_TOKEN_REQUESTS, (r) =>
+    Array.isArray(r.spec.tokenRequests) ? objs(r.spec.tokenRequests).map((t) => str(t.audience)).join(',') : '<unset>',
+  ),
+  col('RequiresRepublish', 'boolean', CSI_DRIVER_REPUBLISH, (r) => boolOr(r.spec.requiresRepublish, false)),
+  col('Modes', 'string', CSI_DRIVER_MODES, (r) => arr(r.spec.volumeLifecycleModes).map(str).join(',') || '<none>'),
+  AGE,
+]);
 
-export const csiStorageCapacityPrinter: Printer = {
-  columns: [nameColumn, column('StorageClassName', 'string', CSI_CAPACITY_CLASS), column('Capacity', 'string', CSI_CAPACITY_CAPACITY)],
-  cells: (c) => [c.metadata.name ?? '', str(c.storageClassName), c.capacity === undefined || c.capacity === null ? '<unset>' : quantityString(c.capacity)],
-};
+export const csiNodePrinter = tablePrinter([NAME, col('Drivers', 'integer', 'Drivers indicates the number of CSI drivers registered on the node', (r) => arr(r.spec.drivers).length), AGE]);
 
-export const volumeAttributesClassPrinter: Printer = {
-  columns: [nameColumn, column('DriverName', 'string', VAC_DRIVER), ageColumn],
-  cells: (v, ctx) => [v.metadata.name ?? '', str(v.driverName), ageOf(v, ctx.now)],
-};
+export const csiStorageCapacityPrinter = tablePrinter([
+  NAME,
+  col('StorageClassName', 'string', CSI_CAPACITY_CLASS, (r) => str(r.object.storageClassName)),
+  col('Capacity', 'string', CSI_CAPACITY_CAPACITY, (r) => (r.object.capacity === undefined || r.object.capacity === null ? '<unset>' : quantityString(r.object.capacity))),
+]);
+
+export const volumeAttributesClassPrinter = tablePrinter([NAME, col('DriverName', 'string', VAC_DRIVER, (r) => str(r.object.driverName)), AGE]);
