@@ -16,6 +16,7 @@ import type { CustomResourceVersion } from './definition';
 import { validateCustomResource } from './validate';
 import { hasRules, validateRules } from './cel-rules';
 import { own } from '../../api/own';
+import { fail, ok, type Result } from '../../api/result';
 
 const MAX_INT32 = 2147483647;
 
@@ -44,27 +45,28 @@ function goType(v: JsonValue): string {
 }
 
 /** unstructured.NestedInt64 at a ".a.b" path: the value, undefined when absent, or the accessor error. */
-function nestedInt(obj: JsonObject, path: string): number | undefined | { error: string } {
+function nestedInt(obj: JsonObject, path: string): Result<number | undefined> {
   const parts = path.replace(/^\./, '').split('.');
   const jsonPath = (n: number): string => `.${parts.slice(0, n).join('.')}`;
   let cur: JsonValue = obj;
   for (let i = 0; i < parts.length; i++) {
-    if (!isObject(cur)) return { error: `${jsonPath(i + 1)} accessor error: ${goValue(cur)} is of the type ${goType(cur)}, expected map[string]interface{}` };
+    if (!isObject(cur)) return fail(`${jsonPath(i + 1)} accessor error: ${goValue(cur)} is of the type ${goType(cur)}, expected map[string]interface{}`);
     const next: JsonValue | undefined = own(cur, parts[i]!);
-    if (next === undefined) return undefined;
+    if (next === undefined) return ok(undefined);
     cur = next;
   }
-  if (typeof cur !== 'number' || !Number.isInteger(cur)) return { error: `${jsonPath(parts.length)} accessor error: ${goValue(cur)} is of the type ${goType(cur)}, expected int64` };
-  return cur;
+  if (typeof cur !== 'number' || !Number.isInteger(cur)) return fail(`${jsonPath(parts.length)} accessor error: ${goValue(cur)} is of the type ${goType(cur)}, expected int64`);
+  return ok(cur);
 }
 
 /** ValidateScaleSpec and ValidateScaleStatus: the replicas paths hold non-negative int32 values. */
 function scaleErrors(obj: KubeObject, paths: string[]): ErrorList {
   const errs: ErrorList = [];
   for (const path of paths) {
-    const value = nestedInt(obj as JsonObject, path);
+    const nested = nestedInt(obj as JsonObject, path);
     const at = Path.root(path);
-    if (typeof value === 'object') errs.push(invalid(at, 0, value.error));
+    const value = nested.ok ? nested.value : undefined;
+    if (!nested.ok) errs.push(invalid(at, 0, nested.error));
     else if (value !== undefined && value < 0) errs.push(invalid(at, value, 'should be a non-negative integer'));
     else if (value !== undefined && value > MAX_INT32) errs.push(invalid(at, value, `should be less than or equal to ${MAX_INT32}`));
   }

@@ -193,7 +193,7 @@ async function dispatch(a: AdmissionAttributes, ctx: AdmissionContext, policies:
       }
       if (!bm.matches) continue;
       const params = collectParams(obj(spec['paramKind']), obj(bspec['paramRef']), a.namespace, ctx.registry, ctx.reader);
-      if ('error' in params) {
+      if (!params.ok) {
         configError(params.error, bindingName);
         continue;
       }
@@ -207,7 +207,7 @@ async function dispatch(a: AdmissionAttributes, ctx: AdmissionContext, policies:
         authorizer: authorizerFor(a, ctx),
       };
       const actions = strs(bspec['validationActions']);
-      for (const param of params.params) {
+      for (const param of params.value) {
         const activation = compiled.hasParams ? { ...base, params: param ? toCel(param) : null } : base;
         const result = await validate(compiled, activation, failurePolicy);
         result.decisions.forEach((d: Decision, i) => {

@@ -3,6 +3,7 @@ import { invalid, notSupported, required, type ErrorList, type Path } from '../.
 import { isQualifiedName } from '../../../api/names';
 import { str, type Obj } from './json';
 import { parseQuantity } from './quantity';
+import { fail, ok, type Result } from '../../../api/result';
 
 export const envFieldPaths = [
   'metadata.name',
@@ -56,16 +57,16 @@ function splitSubscript(fieldPath: string): { path: string; subscript: string } 
 }
 
 /** pods.ConvertDownwardAPIFieldLabel: the internal field label, or the conversion error. */
-function convertFieldLabel(version: string, label: string): { label: string } | { error: string } {
-  if (version !== 'v1') return { error: `unsupported pod version: ${version}` };
+function convertFieldLabel(version: string, label: string): Result<string> {
+  if (version !== 'v1') return fail(`unsupported pod version: ${version}`);
   const sub = splitSubscript(label);
   if (sub) {
-    if (sub.path === 'metadata.annotations' || sub.path === 'metadata.labels') return { label };
-    return { error: `field label does not support subscript: ${label}` };
+    if (sub.path === 'metadata.annotations' || sub.path === 'metadata.labels') return ok(label);
+    return fail(`field label does not support subscript: ${label}`);
   }
-  if (convertibleLabels.has(label)) return { label };
-  if (label === 'spec.host') return { label: 'spec.nodeName' };
-  return { error: `field label not supported: ${label}` };
+  if (convertibleLabels.has(label)) return ok(label);
+  if (label === 'spec.host') return ok('spec.nodeName');
+  return fail(`field label not supported: ${label}`);
 }
 
 export function validateObjectFieldSelector(fs: Obj, expressions: readonly string[], fldPath: Path): ErrorList {
@@ -74,10 +75,10 @@ export function validateObjectFieldSelector(fs: Obj, expressions: readonly strin
   if (apiVersion.length === 0) return [required(fldPath.child('apiVersion'), '')];
   if (fieldPath.length === 0) return [required(fldPath.child('fieldPath'), '')];
   const converted = convertFieldLabel(apiVersion, fieldPath);
-  if ('error' in converted) {
+  if (!converted.ok) {
     return [invalid(fldPath.child('fieldPath'), fieldPath, `error converting fieldPath: ${converted.error}`)];
   }
-  const sub = splitSubscript(converted.label);
+  const sub = splitSubscript(converted.value);
   if (sub) {
     switch (sub.path) {
       case 'metadata.annotations':
@@ -88,7 +89,7 @@ export function validateObjectFieldSelector(fs: Obj, expressions: readonly strin
         return [invalid(fldPath, sub.path, 'does not support subscript')];
     }
   }
-  if (!expressions.includes(converted.label)) return [notSupported(fldPath.child('fieldPath'), converted.label, expressions)];
+  if (!expressions.includes(converted.value)) return [notSupported(fldPath.child('fieldPath'), converted.value, expressions)];
   return [];
 }
 
