@@ -10,7 +10,7 @@
 import { goQuote } from '../../api/gofmt';
 import type { ArrayNode, ObjectNode, SourceEntry, SourceNode, SourceSpan } from './source';
 import type { YamlDocument, YamlDuplicate, YamlLimits } from './yaml-parse';
-import { jsonKey, resolvePlain, type Resolved } from './yaml-scalars';
+import { jsonKey, resolvedNode, resolvePlain, type Resolved } from './yaml-scalars';
 
 /** A line with content: where it starts, its indentation and where its text ends (trailing spaces cut). */
 interface Line {
@@ -388,20 +388,11 @@ function skipSpaces(text: string, at: number, limit: number): number {
 }
 
 /** A resolved scalar as a node; values JSON cannot hold are the general path's error. */
-function fromResolved(r: Resolved, span: SourceSpan): SourceNode {
-  switch (r.kind) {
-    case 'null':
-      return { kind: 'null', ...span };
-    case 'bool':
-      return { kind: 'bool', value: r.value, ...span };
-    case 'number':
-      return { kind: 'number', value: r.value, text: r.text, ...span };
-    case 'string':
-      return { kind: 'string', value: r.value, ...span };
-    case 'float-special':
-      throw GIVE_UP;
-  }
-}
+const fromResolved = (r: Resolved, span: SourceSpan): SourceNode => resolvedNode(r, span, giveUp);
+
+const giveUp = (): never => {
+  throw GIVE_UP;
+};
 
 /** As the converter keys a mapping: the JSON key, and the scalar it came from. */
 function keyOf(node: SourceNode): Key {

@@ -13,7 +13,7 @@ import type { CST } from 'yaml';
 import { goQuote } from '../../api/gofmt';
 import type { ObjectNode, SourceEntry, SourceNode, SourceSpan } from './source';
 import { fastYamlDocuments } from './yaml-fast';
-import { jsonKey, resolvePlain, resolveTagged, type Resolved } from './yaml-scalars';
+import { jsonKey, resolvedNode, resolvePlain, resolveTagged, type Resolved } from './yaml-scalars';
 
 export interface YamlProblem {
   message: string;
@@ -325,18 +325,9 @@ class Converter {
     } else {
       r = node.type === 'PLAIN' ? resolvePlain(text) : { kind: 'string', value: text };
     }
-    switch (r.kind) {
-      case 'null':
-        return { kind: 'null', ...s };
-      case 'bool':
-        return { kind: 'bool', value: r.value, ...s };
-      case 'number':
-        return { kind: 'number', value: r.value, text: r.text, ...s };
-      case 'string':
-        return { kind: 'string', value: r.value, ...s };
-      case 'float-special':
-        throw new Fail({ message: `json: unsupported value: ${r.text}`, ...s });
-    }
+    return resolvedNode(r, s, (special) => {
+      throw new Fail({ message: `json: unsupported value: ${special}`, ...s });
+    });
   }
 
   private map(node: YAMLMap, depth: number, path: Array<string | number>): ObjectNode {

@@ -6,6 +6,7 @@
  * cluster ("cannot unmarshal bool into Go struct field EnvVar... of type string").
  */
 import { table } from '../../api/own';
+import type { SourceNode, SourceSpan } from './source';
 
 export type Resolved =
   | { kind: 'null' }
@@ -13,6 +14,25 @@ export type Resolved =
   | { kind: 'number'; value: number; text: string; int: boolean }
   | { kind: 'float-special'; text: '+Inf' | '-Inf' | 'NaN' }
   | { kind: 'string'; value: string };
+
+/**
+ * A resolved scalar as a source node. A float JSON cannot hold (.inf, .nan) is not one: `special`
+ * says what becomes of it (the fast path gives up, the general path fails with encoding/json's error).
+ */
+export function resolvedNode(r: Resolved, span: SourceSpan, special: (text: '+Inf' | '-Inf' | 'NaN') => never): SourceNode {
+  switch (r.kind) {
+    case 'null':
+      return { kind: 'null', ...span };
+    case 'bool':
+      return { kind: 'bool', value: r.value, ...span };
+    case 'number':
+      return { kind: 'number', value: r.value, text: r.text, ...span };
+    case 'string':
+      return { kind: 'string', value: r.value, ...span };
+    case 'float-special':
+      return special(r.text);
+  }
+}
 
 const TRUE: ReadonlySet<string> = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
 const FALSE: ReadonlySet<string> = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
