@@ -326,27 +326,19 @@ class EtcdFacade {
     const h = (revision?: number): Msg => header(api.header(revision));
     const tokens = this.tokens;
 
+    /** A key-value call: only a user may make it (with auth on), and its response's header has the revision it read or wrote. */
+    const kv = <R extends { header: { revision: number } }>(call: (req: Msg) => Promise<R>, response: (r: R, header: Msg) => Msg) =>
+      this.unary(async (req, md) => {
+        tokens.requireUser(md);
+        const r = await call(req);
+        return response(r, h(r.header.revision));
+      });
+
     server.addService(services.KV, {
-      Range: this.unary(async (req, md) => {
-        tokens.requireUser(md);
-        const r = await api.range(rangeRequest(req));
-        return rangeResponse(r, h(r.header.revision));
-      }),
-      Put: this.unary(async (req, md) => {
-        tokens.requireUser(md);
-        const r = await api.put(putRequest(req));
-        return putResponse(r, h(r.header.revision));
-      }),
-      DeleteRange: this.unary(async (req, md) => {
-        tokens.requireUser(md);
-        const r = await api.deleteRange(deleteRangeRequest(req));
-        return deleteRangeResponse(r, h(r.header.revision));
-      }),
-      Txn: this.unary(async (req, md) => {
-        tokens.requireUser(md);
-        const r = await api.txn(txnRequest(req));
-        return txnResponse(r, h(r.header.revision));
-      }),
+      Range: kv((req) => api.range(rangeRequest(req)), rangeResponse),
+      Put: kv((req) => api.put(putRequest(req)), putResponse),
+      DeleteRange: kv((req) => api.deleteRange(deleteRangeRequest(req)), deleteRangeResponse),
+      Txn: kv((req) => api.txn(txnRequest(req)), txnResponse),
       Compact: this.unary(async (req, md) => {
         tokens.user(md);
         const r = await api.compact(int64(req.revision));
