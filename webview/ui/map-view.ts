@@ -9,7 +9,7 @@
  * where on screen, and what colour the canvas has there.
  */
 import type { PodView } from '../../src/protocol/cluster-state';
-import { parseSelector, SelectorError } from '../../src/protocol/selectors';
+import { parseSelector } from '../../src/protocol/selectors';
 import type { SchedulingAttemptRecord } from '../../src/protocol/trace-records';
 import type { ClusterState, NotHeld } from '../model/history';
 import { layoutMap, NO_FILTERS, SQUARE, type MapFilters, type MapModel, type NodeBox, type PodCell } from '../model/map-layout';
@@ -263,13 +263,13 @@ export class MapView {
       return {};
     }
     const s = parseSelector(text);
-    if (s instanceof SelectorError) {
+    if (!s.ok) {
       // The selector as kubectl -l would refuse it; the map stays unfiltered meanwhile.
-      this.selector.setError(s.message);
+      this.selector.setError(s.error);
       return {};
     }
     this.selector.setError(undefined);
-    return { selector: s };
+    return { selector: s.value };
   }
 
   // ---- drawing ----

@@ -7,6 +7,7 @@ import { FieldError, Path, aggregateMessage } from './field';
 import { goQuote } from './gofmt';
 import { isQualifiedName, isValidLabelValue } from './names';
 import { own } from './own';
+import { fail, ok, type Result } from './result';
 import type { LabelSelector, LabelSelectorRequirement } from './generated/meta-v1';
 
 /** selection.Operator values. */
@@ -21,8 +22,6 @@ export interface Requirement {
   readonly operator: Operator;
   readonly values: readonly string[];
 }
-
-export class SelectorError extends Error {}
 
 const has = (labels: Labels, key: string): boolean => Object.hasOwn(labels, key);
 
@@ -125,7 +124,7 @@ function labelKeyError(key: string, path: Path | undefined): FieldError | undefi
 }
 
 /** NewRequirement: a requirement, or the aggregate of its field errors. */
-export function newRequirement(key: string, operator: Operator, values: readonly string[] | null, path?: Path): Requirement | SelectorError {
+export function newRequirement(key: string, operator: Operator, values: readonly string[] | null, path?: Path): Result<Requirement> {
   const errs: FieldError[] = [];
   const keyErr = labelKeyError(key, childOf(path, 'key'));
   if (keyErr) errs.push(keyErr);
@@ -162,8 +161,8 @@ export function newRequirement(key: string, operator: Operator, values: readonly
     const msgs = isValidLabelValue(v);
     if (msgs.length > 0) errs.push(new FieldError('FieldValueInvalid', valuePath.index(i).key(key).toString(), v, msgs.join('; ')));
   });
-  if (errs.length > 0) return new SelectorError(aggregateMessage(errs));
-  return { key, operator, values: [...vals] };
+  if (errs.length > 0) return fail(aggregateMessage(errs));
+  return ok({ key, operator, values: [...vals] });
 }
 
 // --- the string syntax ---------------------------------------------------------------------
@@ -295,96 +294,97 @@ class Parser {
     return this.view(item, context);
   }
 
-  parse(): Requirement[] | SelectorError {
+  parse(): Result<Requirement[]> {
     const requirements: Requirement[] = [];
     for (;;) {
       const { tok, literal } = this.lookahead('values');
       if (tok === 'identifier' || tok === '!') {
         const r = this.parseRequirement();
-        if (r instanceof SelectorError) return new SelectorError(`unable to parse requirement: ${r.message}`);
-        requirements.push(r);
+        if (!r.ok) return fail(`unable to parse requirement: ${r.error}`);
+        requirements.push(r.value);
         const next = this.consume('values');
-        if (next.tok === 'end') return requirements;
+        if (next.tok === 'end') return ok(requirements);
         if (next.tok === ',') {
           const after = this.lookahead('values');
-          if (after.tok !== 'identifier' && after.tok !== '!') return new SelectorError(`found '${after.literal}', expected: identifier after ','`);
+          if (after.tok !== 'identifier' && after.tok !== '!') return fail(`found '${after.literal}', expected: identifier after ','`);
         } else {
-          return new SelectorError(`found '${next.literal}', expected: ',' or 'end of string'`);
+          return fail(`found '${next.literal}', expected: ',' or 'end of string'`);
         }
       } else if (tok === 'end') {
-        return requirements;
+        return ok(requirements);
       } else {
-        return new SelectorError(`found '${literal}', expected: !, identifier, or 'end of string'`);
+        return fail(`found '${literal}', expected: !, identifier, or 'end of string'`);
       }
     }
   }
 
-  private parseRequirement(): Requirement | SelectorError {
+  private parseRequirement(): Result<Requirement> {
     const head = this.parseKeyAndInferOperator();
-    if (head instanceof SelectorError) return head;
-    if (head.operator === 'exists' || head.operator === '!') return newRequirement(head.key, head.operator, [], this.path);
+    if (!head.ok) return head;
+    const { key, operator } = head.value;
+    if (operator === 'exists' || operator === '!') return newRequirement(key, operator, [], this.path);
     const op = this.parseOperator();
-    if (op instanceof SelectorError) return op;
-    const values = op === 'in' || op === 'notin' ? this.parseValues() : this.parseExactValue();
-    if (values instanceof SelectorError) return values;
-    return newRequirement(head.key, op, [...values].sort(), this.path);
+    if (!op.ok) return op;
+    const values = op.value === 'in' || op.value === 'notin' ? this.parseValues() : this.parseExactValue();
+    if (!values.ok) return values;
+    return newRequirement(key, op.value, [...values.value].sort(), this.path);
   }
 
-  private parseKeyAndInferOperator(): { key: string; operator: Operator | undefined } | SelectorError {
+  private parseKeyAndInferOperator(): Result<{ key: string; operator: Operator | undefined }> {
     let operator: Operator | undefined;
     let item = this.consume('values');
     if (item.tok === '!') {
       operator = '!';
       item = this.consume('values');
     }
-    if (item.tok !== 'identifier') return new SelectorError(`found '${item.literal}', expected: identifier`);
+    if (item.tok !== 'identifier') return fail(`found '${item.literal}', expected: identifier`);
     const keyErr = labelKeyError(item.literal, this.path);
-    if (keyErr) return new SelectorError(keyErr.message);
+    if (keyErr) return fail(keyErr.message);
     const next = this.lookahead('values').tok;
     if ((next === 'end' || next === ',') && operator !== '!') operator = 'exists';
-    return { key: item.literal, operator };
+    return ok({ key: item.literal, operator });
   }
 
-  private parseOperator(): Operator | SelectorError {
+  private parseOperator(): Result<Operator> {
     const { tok, literal } = this.consume('keyAndOperator');
     switch (tok) {
       case 'in':
-        return 'in';
+        return ok('in');
       case '=':
-        return '=';
+        return ok('=');
       case '==':
-        return '==';
+        return ok('==');
       case '>':
-        return 'gt';
+        return ok('gt');
       case '<':
-        return 'lt';
+        return ok('lt');
       case 'notin':
-        return 'notin';
+        return ok('notin');
       case '!=':
-        return '!=';
+        return ok('!=');
       default:
-        return new SelectorError(`found '${literal}', expected: ${binaryOperators.join(', ')}`);
+        return fail(`found '${literal}', expected: ${binaryOperators.join(', ')}`);
     }
   }
 
-  private parseValues(): Set<string> | SelectorError {
+  private parseValues(): Result<Set<string>> {
     const open = this.consume('values');
-    if (open.tok !== '(') return new SelectorError(`found '${open.literal}' expected: '('`);
+    if (open.tok !== '(') return fail(`found '${open.literal}' expected: '('`);
     const { tok, literal } = this.lookahead('values');
     if (tok === 'identifier' || tok === ',') {
       const s = this.parseIdentifiersList();
-      if (s instanceof SelectorError) return s;
-      if (this.consume('values').tok !== ')') return new SelectorError(`found '${literal}', expected: ')'`);
+      if (!s.ok) return s;
+      if (this.consume('values').tok !== ')') return fail(`found '${literal}', expected: ')'`);
       return s;
     }
     if (tok === ')') {
       this.consume('values');
-      return new Set(['']);
+      return ok(new Set(['']));
     }
-    return new SelectorError(`found '${literal}', expected: ',', ')' or identifier`);
+    return fail(`found '${literal}', expected: ',', ')' or identifier`);
   }
 
-  private parseIdentifiersList(): Set<string> | SelectorError {
+  private parseIdentifiersList(): Result<Set<string>> {
     const s = new Set<string>();
     for (;;) {
       const { tok, literal } = this.consume('values');
@@ -392,8 +392,8 @@ class Parser {
         s.add(literal);
         const next = this.lookahead('values');
         if (next.tok === ',') continue;
-        if (next.tok === ')') return s;
-        return new SelectorError(`found '${next.literal}', expected: ',' or ')'`);
+        if (next.tok === ')') return ok(s);
+        return fail(`found '${next.literal}', expected: ',' or ')'`);
       }
       if (tok === ',') {
         // Empty values between commas or next to a parenthesis stand for "".
@@ -401,28 +401,28 @@ class Parser {
         const next = this.lookahead('values').tok;
         if (next === ')') {
           s.add('');
-          return s;
+          return ok(s);
         }
         if (next === ',') s.add('');
         continue;
       }
-      return new SelectorError(`found '${literal}', expected: ',', or identifier`);
+      return fail(`found '${literal}', expected: ',', or identifier`);
     }
   }
 
-  private parseExactValue(): Set<string> | SelectorError {
+  private parseExactValue(): Result<Set<string>> {
     const next = this.lookahead('values').tok;
-    if (next === 'end' || next === ',') return new Set(['']);
+    if (next === 'end' || next === ',') return ok(new Set(['']));
     const { tok, literal } = this.consume('values');
-    if (tok === 'identifier') return new Set([literal]);
-    return new SelectorError(`found '${literal}', expected: identifier`);
+    if (tok === 'identifier') return ok(new Set([literal]));
+    return fail(`found '${literal}', expected: identifier`);
   }
 }
 
 /** labels.Parse: the selector, or the error the API server returns as a BadRequest. */
-export function parseSelector(selector: string, path?: Path): Selector | SelectorError {
+export function parseSelector(selector: string, path?: Path): Result<Selector> {
   const requirements = new Parser(selector, path).parse();
-  return requirements instanceof SelectorError ? requirements : Selector.of(requirements);
+  return requirements.ok ? ok(Selector.of(requirements.value)) : requirements;
 }
 
 /** SelectorFromSet: every label must match exactly. */
@@ -441,30 +441,30 @@ const metaOperators: Record<string, Operator> = { In: 'in', NotIn: 'notin', Exis
  * matchLabels in Go's random map order, so with several bad labels the one reported may
  * differ between runs there; here it is the first in key order.
  */
-export function labelSelectorAsSelector(ps: LabelSelector | null | undefined): Selector | SelectorError {
-  if (ps === null || ps === undefined) return Selector.nothing();
+export function labelSelectorAsSelector(ps: LabelSelector | null | undefined): Result<Selector> {
+  if (ps === null || ps === undefined) return ok(Selector.nothing());
   const matchLabels = ps.matchLabels ?? {};
   const expressions = ps.matchExpressions ?? [];
-  if (Object.keys(matchLabels).length + expressions.length === 0) return Selector.everything();
+  if (Object.keys(matchLabels).length + expressions.length === 0) return ok(Selector.everything());
   const requirements: Requirement[] = [];
   for (const key of Object.keys(matchLabels).sort()) {
     const r = newRequirement(key, '=', [matchLabels[key]!]);
-    if (r instanceof SelectorError) return r;
-    requirements.push(r);
+    if (!r.ok) return r;
+    requirements.push(r.value);
   }
   for (const expr of expressions) {
     const op = Object.hasOwn(metaOperators, expr.operator) ? metaOperators[expr.operator] : undefined;
-    if (!op) return new SelectorError(`${goQuote(expr.operator)} is not a valid label selector operator`);
+    if (!op) return fail(`${goQuote(expr.operator)} is not a valid label selector operator`);
     const values = expr.values && expr.values.length > 0 ? expr.values : null;
     const r = newRequirement(expr.key, op, values);
-    if (r instanceof SelectorError) return r;
-    requirements.push(r);
+    if (!r.ok) return r;
+    requirements.push(r.value);
   }
-  return Selector.of(requirements);
+  return ok(Selector.of(requirements));
 }
 
 /** A metav1.LabelSelector matches the labels (an unparsable selector matches nothing). */
 export function labelSelectorMatches(ps: LabelSelector | null | undefined, labels: Labels): boolean {
   const selector = labelSelectorAsSelector(ps);
-  return !(selector instanceof SelectorError) && selector.matches(labels);
+  return selector.ok && selector.value.matches(labels);
 }

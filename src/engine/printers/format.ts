@@ -2,7 +2,7 @@
  * The small formatters kube-apiserver's printers share: ages, label sets and selectors, the
  * container name and image lists, "a,b,c + N more..." lists, and safe reads of plain JSON.
  */
-import { labelSelectorAsSelector, SelectorError, type LabelSelector } from '../api/labels';
+import { labelSelectorAsSelector, type LabelSelector } from '../api/labels';
 import { parseQuantity } from '../api/quantity';
 import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../api/types';
 import { humanDuration } from './duration';
@@ -40,14 +40,14 @@ export function formatLabels(labels: Record<string, string>): string {
 /** metav1.FormatLabelSelector: the selector's string form, "<none>" when it selects nothing. */
 export function formatLabelSelector(selector: unknown): string {
   const s = labelSelectorAsSelector(selector === undefined || selector === null ? null : (selector as LabelSelector));
-  if (s instanceof SelectorError) return '<error>';
-  return s.toString() || '<none>';
+  if (!s.ok) return '<error>';
+  return s.value.toString() || '<none>';
 }
 
 /** LabelSelectorAsSelector(...).String(), "<invalid>" when it does not parse (deployments). */
 export function selectorString(selector: unknown): string {
   const s = labelSelectorAsSelector(selector === undefined || selector === null ? null : (selector as LabelSelector));
-  return s instanceof SelectorError ? '<invalid>' : s.toString();
+  return s.ok ? s.value.toString() : '<invalid>';
 }
 
 /** layoutContainerCells: the containers' names and images, comma-separated. */

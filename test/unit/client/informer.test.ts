@@ -18,7 +18,7 @@ import {
 } from '../../../src/engine/client/informer';
 import { ADMIN_USER, controllerUser } from '../../../src/engine/apiserver/authn/user';
 import { Random } from '../../../src/engine/random';
-import { parseSelector, type Selector } from '../../../src/engine/api/labels';
+import { parseSelector } from '../../../src/engine/api/labels';
 import type { KubeObject } from '../../../src/engine/api/types';
 import type { ApiRequestRecord } from '../../../src/engine/trace/apiserver';
 
@@ -107,7 +107,9 @@ describe('client/informer', () => {
     assert.deepEqual(names(informer.indexer.byIndex(NODE_NAME_INDEX, 'n1')), ['p1', 'p3']);
     assert.deepEqual(names(informer.indexer.byIndex(OWNER_UID_INDEX, 'u2')), ['p3', 'p4']);
     assert.deepEqual(names(informer.indexer.listNamespace('other')), ['p3', 'p4']);
-    assert.deepEqual(names(informer.indexer.listNamespace('default', parseSelector('app=web') as Selector)), ['p1']);
+    const web = parseSelector('app=web');
+    assert.ok(web.ok);
+    assert.deepEqual(names(informer.indexer.listNamespace('default', web.value)), ['p1']);
 
     const p4 = informer.indexer.getByName('other', 'p4')!;
     await client.resource(PODS, 'other').bind({ apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p4' }, target: { kind: 'Node', name: 'n2' } } as KubeObject);

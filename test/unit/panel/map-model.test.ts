@@ -135,9 +135,9 @@ describe('panel map model', () => {
     assert.deepEqual([...byOwner.cells.values()].filter((c) => c.matches).map((c) => c.key), ['default/web-a'], 'the Deployment owns its ReplicaSet\u2019s pods');
     const byNs = layoutMap(state([node('n1', 'z')], pods), { namespace: 'prod', owner: '' }, OPTIONS);
     assert.deepEqual([...byNs.cells.values()].filter((c) => c.matches).map((c) => c.key), ['prod/other']);
-    const sel = parseSelector('app in (done,other)');
-    assert.ok(sel instanceof Selector);
-    const byLabels = layoutMap(state([node('n1', 'z')], pods), { namespace: '', owner: '', selector: sel }, OPTIONS);
+    const parsed = parseSelector('app in (done,other)');
+    assert.ok(parsed.ok && parsed.value instanceof Selector);
+    const byLabels = layoutMap(state([node('n1', 'z')], pods), { namespace: '', owner: '', selector: parsed.value }, OPTIONS);
     assert.deepEqual([...byLabels.cells.values()].filter((c) => c.matches).map((c) => c.key).sort(), ['default/done', 'prod/other']);
     assert.equal(byLabels.matching, 2);
     assert.equal(byLabels.cells.size, 3, 'non-matching pods stay where they are');

@@ -13,7 +13,7 @@ describe('PodTopologySpread: domain counts kept across cycles', () => {
     const snapshot = new Snapshot();
     const nodes = Array.from({ length: 12 }, (_, i) => makeNode(`n${i}`, { zone: `z${i % 4}` }));
     for (const n of nodes) cache.addNode(n);
-    const c = (filterConstraints([{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'web' } } }], {}, 'default', 'ScheduleAnyway') as SpreadConstraint[])[0]!;
+    const c = (filterConstraints([{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'web' } } }], {}, 'default', 'ScheduleAnyway') as { value: SpreadConstraint[] }).value[0]!;
     const domains = new DomainCounts();
     const live: string[] = [];
     for (let step = 0; step < 300; step++) {

@@ -5,7 +5,7 @@
  * the API server takes by decrementing disruptionsAllowed and recording the pod in disruptedPods
  * before the delete. A pod about to go gets the DisruptionTarget condition first.
  */
-import { labelSelectorAsSelector, SelectorError, type LabelSelector } from '../../api/labels';
+import { labelSelectorAsSelector, type LabelSelector } from '../../api/labels';
 import { goQuote } from '../../api/gofmt';
 import { badRequestError, forbiddenError, isStatusError, notFoundError, StatusError, type StatusCause } from '../../api/status';
 import { isObject, type JsonObject, type KubeObject } from '../../api/types';
@@ -66,7 +66,7 @@ async function budgetsFor(ctx: RequestContext, pod: KubeObject): Promise<KubeObj
   return all.filter((pdb) => {
     const spec = isObject(pdb.spec) ? pdb.spec : {};
     const selector = labelSelectorAsSelector(isObject(spec.selector) ? (spec.selector as LabelSelector) : null);
-    return !(selector instanceof SelectorError) && !selector.empty() && selector.matches(pod.metadata.labels ?? {});
+    return selector.ok && !selector.value.empty() && selector.value.matches(pod.metadata.labels ?? {});
   });
 }
 

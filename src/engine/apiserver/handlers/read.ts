@@ -6,7 +6,8 @@
  */
 import { Path, forbidden, notSupported, type ErrorList } from '../../api/field';
 import { convertFieldSelector, FieldSelector, FieldSelectorError, fieldsForKind, parseFieldSelector } from '../../api/fieldselector';
-import { parseSelector, Selector, SelectorError } from '../../api/labels';
+import { parseSelector, Selector } from '../../api/labels';
+import { ok } from '../../api/result';
 import { badRequestError, invalidError, notFoundError, resourceExpiredError, StatusError } from '../../api/status';
 import type { JsonObject, KubeObject } from '../../api/types';
 import { StoreError } from '../../store/types';
@@ -24,8 +25,9 @@ export interface Predicate {
 /** The request's selectors, parsed as the query-parameter decoder and field label conversion do. */
 export function predicate(ctx: RequestContext, t: Target): Predicate {
   const o = ctx.options;
-  const labels = o.labelSelector ? parseSelector(o.labelSelector) : Selector.everything();
-  if (labels instanceof SelectorError) throw badRequestError(labels.message);
+  const parsed = o.labelSelector ? parseSelector(o.labelSelector) : ok(Selector.everything());
+  if (!parsed.ok) throw badRequestError(parsed.error);
+  const labels = parsed.value;
   let fields: FieldSelector | FieldSelectorError = o.fieldSelector ? parseFieldSelector(o.fieldSelector) : new FieldSelector([]);
   if (!(fields instanceof FieldSelectorError)) fields = convertFieldSelector(t.info.group, t.info.kind, fields);
   if (fields instanceof FieldSelectorError) throw badRequestError(fields.message);

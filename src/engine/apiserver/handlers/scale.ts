@@ -4,7 +4,7 @@
  * through its own strategy (so generation is bumped) after the Scale is validated.
  */
 import { Path, type ErrorList } from '../../api/field';
-import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
+import { labelSelectorAsSelector } from '../../api/labels';
 import { goQuote } from '../../api/gofmt';
 import { internalServerError, invalidError, unsupportedMediaTypeError } from '../../api/status';
 import { isObject, type JsonObject, type JsonValue, type KubeObject } from '../../api/types';
@@ -40,7 +40,7 @@ const BUILTIN_SCALE: ScaleAccess = {
     return {
       spec: typeof spec.replicas === 'number' ? spec.replicas : undefined,
       status: typeof status.replicas === 'number' ? status.replicas : 0,
-      selector: selector instanceof SelectorError ? '' : selector.toString(),
+      selector: selector.ok ? selector.value.toString() : '',
     };
   },
   write(obj, replicas) {

@@ -3,7 +3,7 @@
  * required node affinity terms (ORed; a term's requirements ANDed), and the weighted preferred
  * terms. Like LazyErrorNodeSelector, a term that does not parse only matters when no term matches.
  */
-import { Selector, SelectorError, newRequirement, selectorFromSet, type Labels, type Operator, type Requirement } from '../../api/labels';
+import { Selector, newRequirement, selectorFromSet, type Labels, type Operator, type Requirement } from '../../api/labels';
 import type { NodeAffinityPod, NodeSelector, NodeSelectorTerm, PreferredSchedulingTerm } from './types';
 import { table } from '../../api/own';
 
@@ -28,11 +28,11 @@ function parseTerm(term: NodeSelectorTerm): ParsedTerm {
         return out;
       }
       const r = newRequirement(e.key, op, e.values && e.values.length > 0 ? e.values : null);
-      if (r instanceof SelectorError) {
-        out.error = r.message;
+      if (!r.ok) {
+        out.error = r.error;
         return out;
       }
-      reqs.push(r);
+      reqs.push(r.value);
     }
     out.labels = Selector.of(reqs);
   }

@@ -6,8 +6,9 @@
  * metadata.name (and for pods metadata.namespace), as the generic API server converts them.
  */
 import { convertFieldSelector, FieldSelector, FieldSelectorError, parseFieldSelector } from '../../api/fieldselector';
-import { parseSelector, Selector, SelectorError } from '../../api/labels';
+import { parseSelector, Selector } from '../../api/labels';
 import { Quantity } from '../../api/quantity';
+import { ok } from '../../api/result';
 import { badRequestError, notFoundError, StatusError } from '../../api/status';
 import type { JsonObject, KubeObject } from '../../api/types';
 import type { AggregatedRequest, AggregatedResult } from '../../apiserver/aggregator';
@@ -36,8 +37,9 @@ function usageJson(u: Pick<Usage, 'cpu' | 'memory'>): JsonObject {
 }
 
 function selectors(request: AggregatedRequest, kind: string): { labels: Selector; fields: FieldSelector } {
-  const labels = request.labelSelector ? parseSelector(request.labelSelector) : Selector.everything();
-  if (labels instanceof SelectorError) throw badRequestError(labels.message);
+  const parsed = request.labelSelector ? parseSelector(request.labelSelector) : ok(Selector.everything());
+  if (!parsed.ok) throw badRequestError(parsed.error);
+  const labels = parsed.value;
   let fields: FieldSelector | FieldSelectorError = request.fieldSelector ? parseFieldSelector(request.fieldSelector) : new FieldSelector([]);
   // DefaultMetaV1FieldSelectorConversion: metadata.name and metadata.namespace only.
   if (!(fields instanceof FieldSelectorError)) fields = convertFieldSelector(METRICS_GROUP, kind, fields);

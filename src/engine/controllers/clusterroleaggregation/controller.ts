@@ -6,7 +6,6 @@
  *
  * Runs as system:serviceaccount:kube-system:clusterrole-aggregation-controller.
  */
-import { SelectorError } from '../../api/labels';
 import type { GroupVersionResource, KubeObject } from '../../api/types';
 import { aggregateRulesFor, rulesEqual } from '../../apiserver/authz/rbac';
 import { rulesOf, toPolicyRule } from '../../apiserver/authz/rbac/types';
@@ -37,9 +36,11 @@ export class ClusterRoleAggregationController extends LoopController {
   protected async sync(name: string, ctx: ReconcileContext): Promise<void> {
     const role = this.roles.indexer.getByName('', name);
     if (!role) return;
-    const rules = aggregateRulesFor(role, this.roles.indexer.list());
-    if (rules === undefined) return;
-    if (rules instanceof SelectorError) throw rules;
+    const aggregated = aggregateRulesFor(role, this.roles.indexer.list());
+    if (aggregated === undefined) return;
+    // A selector that does not parse fails the sync, which retries with backoff (the message is the selector's).
+    if (!aggregated.ok) throw new Error(aggregated.error);
+    const rules = aggregated.value;
     if (rulesEqual(rules, rulesOf(role))) {
       ctx.observe(`${rules.length} rules, up to date`);
       return;

@@ -9,7 +9,7 @@
  * Runs as system:serviceaccount:kube-system:daemon-set-controller; events come from
  * "daemonset-controller".
  */
-import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
+import { labelSelectorAsSelector } from '../../api/labels';
 import type { PodSpec } from '../../api/generated/core-v1';
 import type { KubeObject } from '../../api/types';
 import { requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
@@ -84,8 +84,8 @@ export class DaemonSetController extends LoopController {
       this.expectations.delete(key);
       return;
     }
-    const selector = labelSelectorAsSelector(ds.spec.selector);
-    if (selector instanceof SelectorError || selector.empty()) {
+    const parsed = labelSelectorAsSelector(ds.spec.selector);
+    if (!parsed.ok || parsed.value.empty()) {
       this.recorder.event(ds, 'Warning', 'SelectingAll', 'This daemon set is selecting all pods. A non-empty selector is required.', ctx.cause);
       return;
     }

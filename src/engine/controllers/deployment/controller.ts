@@ -8,7 +8,7 @@
  * "deployment-controller".
  */
 import { goQuote } from '../../api/gofmt';
-import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
+import { labelSelectorAsSelector } from '../../api/labels';
 import { isStatusError, type StatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import { requeueAfter, type ReconcileContext, type SyncResult } from '../../client/controller';
@@ -122,8 +122,9 @@ export class DeploymentController extends LoopController {
   /** The ReplicaSets the Deployment controls, after adopting matching orphans and releasing those that stopped matching. */
   private async claimReplicaSets(ctx: ReconcileContext, d: Deployment): Promise<ReplicaSet[]> {
     const namespace = d.metadata.namespace ?? '';
-    const selector = labelSelectorAsSelector(d.spec.selector);
-    if (selector instanceof SelectorError) throw new Error(`deployment ${namespace}/${d.metadata.name ?? ''} has invalid label selector: ${selector.message}`);
+    const parsed = labelSelectorAsSelector(d.spec.selector);
+    if (!parsed.ok) throw new Error(`deployment ${namespace}/${d.metadata.name ?? ''} has invalid label selector: ${parsed.error}`);
+    const selector = parsed.value;
     const resources = { controller: DEPLOYMENTS, dependents: REPLICASETS };
     return claimThroughApi(ctx.client, d, resources, this.replicaSets.indexer.listNamespace(namespace), (rs) => selector.matches(rs.metadata.labels ?? {}));
   }
@@ -134,7 +135,7 @@ export class DeploymentController extends LoopController {
     const map = new Map<string, Pod[]>();
     for (const rs of rsList) {
       const uid = rs.metadata.uid ?? '';
-      const pods = selector instanceof SelectorError ? [] : this.pods.indexer.byIndex(POD_CONTROLLER_UID_INDEX, uid).filter((p) => selector.matches(p.metadata.labels ?? {}));
+      const pods = !selector.ok ? [] : this.pods.indexer.byIndex(POD_CONTROLLER_UID_INDEX, uid).filter((p) => selector.value.matches(p.metadata.labels ?? {}));
       map.set(uid, pods);
     }
     return map;

@@ -9,7 +9,7 @@
  * Runs as system:serviceaccount:kube-system:disruption-controller with one worker per queue, as
  * upstream; events come from "controllermanager", the source upstream's recorder names.
  */
-import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
+import { labelSelectorAsSelector } from '../../api/labels';
 import { goQuote } from '../../api/gofmt';
 import type { ResourceRegistry } from '../../api/registry';
 import { requeueAfter, type Controller, type ReconcileContext, type SyncResult } from '../../client/controller';
@@ -82,7 +82,7 @@ export class DisruptionController extends LoopController {
     const labels = pod.metadata.labels ?? {};
     const matching = this.budgets.indexer.listNamespace(pod.metadata.namespace ?? '').filter((pdb) => {
       const selector = labelSelectorAsSelector(pdb.spec?.selector);
-      return !(selector instanceof SelectorError) && selector.matches(labels);
+      return selector.ok && selector.value.matches(labels);
     });
     const first = matching[0];
     if (matching.length > 1) {
@@ -111,11 +111,12 @@ export class DisruptionController extends LoopController {
 
   private async trySync(pdb: PodDisruptionBudget, ctx: ReconcileContext): Promise<void> {
     const key = metaNamespaceKey(pdb);
-    const selector = labelSelectorAsSelector(pdb.spec?.selector);
-    if (selector instanceof SelectorError) {
-      this.recorder.event(pdb, 'Warning', 'NoPods', `Failed to get pods: ${selector.message}`, ctx.cause);
-      throw selector;
+    const parsed = labelSelectorAsSelector(pdb.spec?.selector);
+    if (!parsed.ok) {
+      this.recorder.event(pdb, 'Warning', 'NoPods', `Failed to get pods: ${parsed.error}`, ctx.cause);
+      throw new Error(parsed.error);
     }
+    const selector = parsed.value;
     const pods = this.pods.indexer.listNamespace(pdb.metadata.namespace ?? '', selector);
     if (pods.length === 0) this.recorder.event(pdb, 'Normal', 'NoPods', 'No matching pods found', ctx.cause);
 

@@ -4,7 +4,7 @@
  * the controller remembers, the status to write, the events to record and whether to rescale.
  * The rescale itself is the caller's; `afterRescale` finishes the plan with its outcome.
  */
-import { parseSelector, SelectorError, type Selector } from '../../api/labels';
+import { parseSelector, type Selector } from '../../api/labels';
 import { Quantity, parseQuantity, quantityOrUndefined } from '../../api/quantity';
 import type { AutoscalerDecision, AutoscalerMetric } from '../../trace/reconcile';
 import { setOwn } from '../../api/own';
@@ -198,13 +198,14 @@ class Reconcile {
       this.set(SCALING_ACTIVE, 'False', 'InvalidSelector', "the HPA target's scale is missing a selector");
       return fail(msg);
     }
-    const parsed = parseSelector(selectorText);
-    if (parsed instanceof SelectorError) {
-      const msg = `couldn't convert selector into a corresponding internal selector object: ${parsed.message}`;
+    const result = parseSelector(selectorText);
+    if (!result.ok) {
+      const msg = `couldn't convert selector into a corresponding internal selector object: ${result.error}`;
       this.event('Warning', 'InvalidSelector', msg);
       this.set(SCALING_ACTIVE, 'False', 'InvalidSelector', msg);
       return fail(msg);
     }
+    const parsed = result.value;
     this.selector = parsed;
     const selecting = new Set<string>();
     for (const pod of this.podsFor(parsed)) {

@@ -6,7 +6,7 @@
  * Runs as system:serviceaccount:kube-system:replicaset-controller; events come from
  * "replicaset-controller".
  */
-import { labelSelectorAsSelector, SelectorError, type Selector } from '../../api/labels';
+import { labelSelectorAsSelector, type Selector } from '../../api/labels';
 import { isStatusError } from '../../api/status';
 import type { KubeObject } from '../../api/types';
 import type { ReconcileContext } from '../../client/controller';
@@ -126,11 +126,12 @@ export class ReplicaSetController extends LoopController {
       return;
     }
     const needsSync = this.expectations.satisfied(key);
-    const selector = labelSelectorAsSelector(rs.spec.selector);
-    if (selector instanceof SelectorError) {
-      ctx.observe(`invalid selector: ${selector.message}`);
+    const parsed = labelSelectorAsSelector(rs.spec.selector);
+    if (!parsed.ok) {
+      ctx.observe(`invalid selector: ${parsed.error}`);
       return;
     }
+    const selector = parsed.value;
     const candidates = this.podsByOwner(rs);
     const active = await this.claimPods(ctx, rs, selector, candidates.filter(isPodActive));
     const terminating = candidates.filter((p) => isPodTerminating(p) && controllerOf(p)?.uid === rs.metadata.uid && selector.matches(p.metadata.labels ?? {}));
@@ -217,9 +218,9 @@ export class ReplicaSetController extends LoopController {
     const related: Pod[] = [];
     for (const other of this.replicaSets.indexer.byIndex(CONTROLLER_UID_INDEX, ref.uid)) {
       const selector = labelSelectorAsSelector(other.spec.selector);
-      if (selector instanceof SelectorError) continue;
+      if (!selector.ok) continue;
       for (const pod of this.pods.indexer.byIndex(POD_CONTROLLER_UID_INDEX, other.metadata.uid ?? '')) {
-        if (selector.matches(pod.metadata.labels ?? {})) related.push(pod);
+        if (selector.value.matches(pod.metadata.labels ?? {})) related.push(pod);
       }
     }
     return related;

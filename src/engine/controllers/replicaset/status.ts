@@ -2,7 +2,7 @@
  * A ReplicaSet's status (replica_set_utils.go): counts over its active pods, the pods still
  * terminating, and the ReplicaFailure condition while creating or deleting pods fails.
  */
-import { labelSelectorAsSelector, SelectorError } from '../../api/labels';
+import { labelSelectorAsSelector } from '../../api/labels';
 import { deepEqual } from '../../api/deep-equal';
 import { isPodAvailable, isPodReady } from '../util/pod-status';
 import { rfc3339 } from '../../api/time';
@@ -22,7 +22,7 @@ export function calculateStatus(rs: ReplicaSet, activePods: readonly Pod[], term
   let ready = 0;
   let available = 0;
   for (const pod of activePods) {
-    if (!(templateSelector instanceof SelectorError) && templateSelector.matches(pod.metadata.labels ?? {})) fullyLabeled++;
+    if (templateSelector.ok && templateSelector.value.matches(pod.metadata.labels ?? {})) fullyLabeled++;
     if (isPodReady(pod)) {
       ready++;
       if (isPodAvailable(pod, minReadySeconds, nowMs)) available++;

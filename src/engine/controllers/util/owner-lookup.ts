@@ -4,7 +4,7 @@
  * the object with that uid), or, for an orphan, each controller whose selector matches it and so
  * may adopt it.
  */
-import { labelSelectorAsSelector, SelectorError, type LabelSelector } from '../../api/labels';
+import { labelSelectorAsSelector, type LabelSelector } from '../../api/labels';
 import type { KubeObject } from '../../api/types';
 import type { Indexer } from '../../client/informer';
 import { controllerOf } from './controller-ref-manager';
@@ -25,6 +25,6 @@ export function cachedController<T extends KubeObject>(indexer: Indexer<T>, kind
 export function controllersSelecting<T extends KubeObject & { spec: { selector?: LabelSelector | null } }>(indexer: Indexer<T>, obj: KubeObject): T[] {
   return indexer.listNamespace(obj.metadata.namespace ?? '').filter((c) => {
     const selector = labelSelectorAsSelector(c.spec.selector);
-    return !(selector instanceof SelectorError) && !selector.empty() && selector.matches(obj.metadata.labels ?? {});
+    return selector.ok && !selector.value.empty() && selector.value.matches(obj.metadata.labels ?? {});
   });
 }

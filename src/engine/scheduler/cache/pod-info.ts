@@ -2,7 +2,8 @@
  * framework.PodInfo: a pod with what scheduling needs from it computed once (requests, host
  * ports, parsed affinity terms), so the per-node loops read fields instead of re-parsing specs.
  */
-import { Selector, SelectorError, labelSelectorAsSelector, type Labels } from '../../api/labels';
+import { Selector, labelSelectorAsSelector, type Labels } from '../../api/labels';
+import { ok, type Result } from '../../api/result';
 import type { Pod, PodAffinityTerm, WeightedPodAffinityTerm } from '../api';
 import { podKey, podPriority } from '../api';
 import { deepEqual } from '../../api/deep-equal';
@@ -132,23 +133,23 @@ function sameSchedulingSpec(a: Pod, b: Pod): boolean {
 }
 
 /** GetNamespacesFromPodAffinityTerm: no namespaces and no selector means the pod's own namespace. */
-function newAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm | SelectorError {
+function newAffinityTerm(pod: Pod, term: PodAffinityTerm): Result<AffinityTerm> {
   const selector = labelSelectorAsSelector(term.labelSelector);
-  if (selector instanceof SelectorError) return selector;
+  if (!selector.ok) return selector;
   const nsSelector = labelSelectorAsSelector(term.namespaceSelector);
-  if (nsSelector instanceof SelectorError) return nsSelector;
+  if (!nsSelector.ok) return nsSelector;
   const namespaces = new Set<string>();
   if ((term.namespaces?.length ?? 0) === 0 && !term.namespaceSelector) namespaces.add(pod.metadata.namespace);
   else for (const ns of term.namespaces ?? []) namespaces.add(ns);
-  return new AffinityTerm(namespaces, nsSelector, selector, term.topologyKey);
+  return ok(new AffinityTerm(namespaces, nsSelector.value, selector.value, term.topologyKey));
 }
 
 function parseTerms(pod: Pod, terms: PodAffinityTerm[] | null | undefined, errors: string[]): AffinityTerm[] {
   const out: AffinityTerm[] = [];
   for (const t of terms ?? []) {
     const parsed = newAffinityTerm(pod, t);
-    if (parsed instanceof SelectorError) errors.push(parsed.message);
-    else out.push(parsed);
+    if (!parsed.ok) errors.push(parsed.error);
+    else out.push(parsed.value);
   }
   return out;
 }
@@ -158,8 +159,8 @@ function parseWeighted(pod: Pod, terms: WeightedPodAffinityTerm[] | null | undef
   for (const t of terms ?? []) {
     if (!t.weight) continue;
     const parsed = newAffinityTerm(pod, t.podAffinityTerm);
-    if (parsed instanceof SelectorError) errors.push(parsed.message);
-    else out.push({ term: parsed, weight: t.weight });
+    if (!parsed.ok) errors.push(parsed.error);
+    else out.push({ term: parsed.value, weight: t.weight });
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * ones; a pod without constraints gets the system defaults (ScheduleAnyway over hostname and
  * zone) when a Service or controller selects it. See pod-topology-spread/ for the math.
  */
-import { SelectorError } from '../../api/labels';
+import { ok, type Result } from '../../api/result';
 import type { Node, Pod } from '../api';
 import type { NodeInfo } from '../cache/node-info';
 import type { PodInfo } from '../cache/pod-info';
@@ -30,15 +30,16 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   constructor(private readonly handle: Handle) {}
 
   /** The pod's constraints for one action, or the defaults when it states none. */
-  constraintsFor(pod: Pod, action: 'DoNotSchedule' | 'ScheduleAnyway'): SpreadConstraint[] | SelectorError {
+  constraintsFor(pod: Pod, action: 'DoNotSchedule' | 'ScheduleAnyway'): Result<SpreadConstraint[]> {
     const own = pod.spec.topologySpreadConstraints ?? [];
     if (own.length > 0) return filterConstraints(own, pod.metadata.labels ?? {}, pod.metadata.namespace, action);
-    return buildDefaultConstraints(pod, this.handle.listers, action);
+    return ok(buildDefaultConstraints(pod, this.handle.listers, action));
   }
 
   preFilter(state: CycleState, pod: PodInfo): Status | null {
-    const constraints = this.constraintsFor(pod.pod, 'DoNotSchedule');
-    if (constraints instanceof SelectorError) return errorStatus(`obtaining pod's hard topology spread constraints: ${constraints.message}`);
+    const parsed = this.constraintsFor(pod.pod, 'DoNotSchedule');
+    if (!parsed.ok) return errorStatus(`obtaining pod's hard topology spread constraints: ${parsed.error}`);
+    const constraints = parsed.value;
     if (constraints.length === 0) return SKIP;
     state.write(preFilterKey, calPreFilterState(pod.pod, constraints, this.handle.snapshot(), this.domains));
     return null;
@@ -63,8 +64,9 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   preScore(state: CycleState, pod: PodInfo, filteredNodes: readonly NodeInfo[]): Status | null {
     const snapshot = this.handle.snapshot();
     if (snapshot.list.length === 0) return SKIP;
-    const constraints = this.constraintsFor(pod.pod, 'ScheduleAnyway');
-    if (constraints instanceof SelectorError) return errorStatus(`calculating preScoreState: obtaining pod's soft topology spread constraints: ${constraints.message}`);
+    const parsed = this.constraintsFor(pod.pod, 'ScheduleAnyway');
+    if (!parsed.ok) return errorStatus(`calculating preScoreState: obtaining pod's soft topology spread constraints: ${parsed.error}`);
+    const constraints = parsed.value;
     if (constraints.length === 0) return SKIP;
     // System defaults do not require every topology label, so zone-less nodes still spread by hostname.
     const requireAllTopologies = (pod.pod.spec.topologySpreadConstraints?.length ?? 0) > 0;
@@ -96,7 +98,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
 
   private hardConstraints(pod: Pod): SpreadConstraint[] {
     const c = this.constraintsFor(pod, 'DoNotSchedule');
-    return c instanceof SelectorError ? [] : c;
+    return c.ok ? c.value : [];
   }
 
   private afterPodChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {

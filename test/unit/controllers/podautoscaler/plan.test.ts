@@ -90,7 +90,9 @@ describe('podautoscaler: reconcile plan', () => {
   });
 
   it('AmbiguousSelector: another HPA selects the same pods', () => {
-    const other = new Map<string, Selector>([['shop/api-2', parseSelector('app=api') as Selector]]);
+    const parsed = parseSelector('app=api');
+    assert.ok(parsed.ok);
+    const other = new Map<string, Selector>([['shop/api-2', parsed.value]]);
     const p = planAutoscale(input({ otherSelectors: other }));
     const msg = 'pods by selector app=api are controlled by multiple HPAs: [shop/api shop/api-2]';
     assert.deepEqual(events(p), [`Warning AmbiguousSelector ${msg}`, `Warning FailedComputeMetricsReplicas ${msg}`]);

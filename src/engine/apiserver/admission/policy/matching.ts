@@ -6,7 +6,7 @@
  * and scope; with matchPolicy Equivalent (the default) a rule for another version of the same
  * resource matches too, and the request is evaluated as that version.
  */
-import { labelSelectorAsSelector, SelectorError, type Labels, type LabelSelector } from '../../../api/labels';
+import { labelSelectorAsSelector, type Labels, type LabelSelector } from '../../../api/labels';
 import type { ResourceRegistry } from '../../../api/registry';
 import type { KubeObject } from '../../../api/types';
 import { arr, obj, objs, str, strs } from '../../validation/core/json';
@@ -51,8 +51,9 @@ function matchesNamespace(sel: unknown, input: MatchInput): { matches: boolean; 
   const a = input.a;
   const ns = requestNamespace(a);
   if (ns === '' && !isNamespaceRequest(a)) return { matches: true };
-  const selector = labelSelectorAsSelector((obj(sel) ?? {}) as LabelSelector);
-  if (selector instanceof SelectorError) return { matches: false, error: selector.message };
+  const parsed = labelSelectorAsSelector((obj(sel) ?? {}) as LabelSelector);
+  if (!parsed.ok) return { matches: false, error: parsed.error };
+  const selector = parsed.value;
   if (selector.empty()) return { matches: true };
   let labels = input.namespaceLabels(ns);
   // a namespace being created is matched by its own labels
@@ -62,8 +63,9 @@ function matchesNamespace(sel: unknown, input: MatchInput): { matches: boolean; 
 }
 
 function matchesObject(sel: unknown, a: AdmissionAttributes): { matches: boolean; error?: string } {
-  const selector = labelSelectorAsSelector((obj(sel) ?? {}) as LabelSelector);
-  if (selector instanceof SelectorError) return { matches: false, error: selector.message };
+  const parsed = labelSelectorAsSelector((obj(sel) ?? {}) as LabelSelector);
+  if (!parsed.ok) return { matches: false, error: parsed.error };
+  const selector = parsed.value;
   if (selector.empty()) return { matches: true };
   const labelsOf = (o: KubeObject | undefined): Labels | undefined => (o ? (o.metadata.labels ?? {}) : undefined);
   const l1 = labelsOf(a.object);

@@ -4,7 +4,7 @@
  * namespace or the request's; no parameter with parameterNotFoundAction Deny is a
  * configuration error.
  */
-import { labelSelectorAsSelector, SelectorError, type LabelSelector } from '../../../api/labels';
+import { labelSelectorAsSelector, type LabelSelector } from '../../../api/labels';
 import type { ResourceRegistry } from '../../../api/registry';
 import type { KubeObject } from '../../../api/types';
 import type { ObjectReader } from '../../storage/reader';
@@ -44,8 +44,9 @@ export function collectParams(paramKind: Record<string, unknown> | undefined, pa
     if (selector) return fail('paramRef.name and paramRef.selector are mutually exclusive');
     params = all.filter((o) => o.metadata.name === name && (!info.namespaced || o.metadata.namespace === ns));
   } else if (selector) {
-    const s = labelSelectorAsSelector(selector as LabelSelector);
-    if (s instanceof SelectorError) return fail(s.message);
+    const parsed = labelSelectorAsSelector(selector as LabelSelector);
+    if (!parsed.ok) return parsed;
+    const s = parsed.value;
     params = all.filter((o) => (!info.namespaced || o.metadata.namespace === ns) && s.matches(o.metadata.labels ?? {}));
   } else {
     return fail('one of name or selector must be provided');

@@ -6,7 +6,8 @@
  */
 import type { KubeObject } from '../../../api/types';
 import { isObject } from '../../../api/types';
-import { SelectorError, labelSelectorAsSelector, type LabelSelector } from '../../../api/labels';
+import { labelSelectorAsSelector, type LabelSelector } from '../../../api/labels';
+import { ok, type Result } from '../../../api/result';
 import { byteOrder } from './format';
 import { rulesOf, toPolicyRule, type PolicyRule } from './types';
 
@@ -41,20 +42,21 @@ export function rulesEqual(a: readonly PolicyRule[], b: readonly PolicyRule[]): 
  * The rules the controller sets on `role` given all ClusterRoles: undefined when the role has no
  * aggregationRule, the selector's error when one cannot be parsed (the controller retries).
  */
-export function aggregateRulesFor(role: KubeObject, clusterRoles: readonly KubeObject[]): PolicyRule[] | SelectorError | undefined {
+export function aggregateRulesFor(role: KubeObject, clusterRoles: readonly KubeObject[]): Result<PolicyRule[]> | undefined {
   const selectors = selectorsOf(role);
   if (selectors === undefined) return undefined;
   const byName = [...clusterRoles].sort((a, b) => byteOrder(a.metadata.name ?? '', b.metadata.name ?? ''));
   const rules: PolicyRule[] = [];
   for (const s of selectors) {
-    const selector = labelSelectorAsSelector(s);
-    if (selector instanceof SelectorError) return selector;
+    const parsed = labelSelectorAsSelector(s);
+    if (!parsed.ok) return parsed;
+    const selector = parsed.value;
     for (const other of byName) {
       if (other.metadata.name === role.metadata.name || !selector.matches(other.metadata.labels ?? {})) continue;
       for (const rule of rulesOf(other)) if (!rules.some((r) => ruleEqual(r, rule))) rules.push(rule);
     }
   }
-  return rules;
+  return ok(rules);
 }
 
 /**
@@ -68,9 +70,9 @@ export function aggregateClusterRoles(clusterRoles: readonly KubeObject[]): Kube
     let changed = false;
     roles = roles.map((role) => {
       const rules = aggregateRulesFor(role, roles);
-      if (rules === undefined || rules instanceof SelectorError || rulesEqual(rules, rulesOf(role))) return role;
+      if (rules === undefined || !rules.ok || rulesEqual(rules.value, rulesOf(role))) return role;
       changed = true;
-      return { ...role, rules: rules.map((r) => toPolicyRule(r)) };
+      return { ...role, rules: rules.value.map((r) => toPolicyRule(r)) };
     });
     if (!changed) break;
   }

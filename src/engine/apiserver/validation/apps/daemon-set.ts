@@ -3,7 +3,6 @@
  * template, and an update strategy where exactly one of maxSurge and maxUnavailable is non-zero.
  */
 import { invalid, notSupported, Path, required, type ErrorList } from '../../../api/field';
-import { SelectorError } from '../../../api/labels';
 import { nameIsDNSSubdomain } from '../../../api/names';
 import type { KubeObject } from '../../../api/types';
 import { int, num, obj, type Obj } from '../core/json';
@@ -45,7 +44,7 @@ function validateSpec(spec: Obj, oldSpec: Obj | undefined, allowInvalidLabelValu
   const selector = selectorOf(sel);
   const template = obj(spec['template']) ?? {};
   const templatePath = fldPath.child('template');
-  if (!(selector instanceof SelectorError) && !selector.matches(templateLabels(template))) {
+  if (selector.ok && !selector.value.matches(templateLabels(template))) {
     errs.push(invalid(templatePath.child('metadata', 'labels'), obj(obj(template['metadata'])?.['labels']) ?? null, '`selector` does not match template `labels`'));
   }
   const s = obj(sel);

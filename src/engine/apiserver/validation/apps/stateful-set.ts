@@ -4,7 +4,6 @@
  * and annotations are. After creation only a few spec fields may change.
  */
 import { forbidden, invalid, notSupported, Path, required, type ErrorList } from '../../../api/field';
-import { SelectorError } from '../../../api/labels';
 import { nameIsDNSLabel } from '../../../api/names';
 import type { KubeObject } from '../../../api/types';
 import { int, isSet, num, obj, semanticEqual, str, type Obj } from '../core/json';
@@ -86,8 +85,8 @@ function validateSpec(spec: Obj, oldSpec: Obj | undefined, fldPath: Path): Error
   errs.push(...validateRequiredSelector(sel, 'statefulset', fldPath.child('selector')));
   const selector = selectorOf(sel);
   const template = obj(spec['template']) ?? {};
-  if (selector instanceof SelectorError) errs.push(invalid(fldPath.child('selector'), labelSelectorValue(sel), ''));
-  else errs.push(...validateTemplate(template, selector, oldSpec, fldPath.child('template')));
+  if (!selector.ok) errs.push(invalid(fldPath.child('selector'), labelSelectorValue(sel), ''));
+  else errs.push(...validateTemplate(template, selector.value, oldSpec, fldPath.child('template')));
   return [...errs, ...validateLongRunningPodSpec(template, 'StatefulSet', fldPath.child('template'))];
 }
 

@@ -3,7 +3,8 @@
  * the selector must be non-empty and select the template's own labels, and the pods run forever.
  */
 import { forbidden, invalid, notSupported, required, type ErrorList, type Path } from '../../../api/field';
-import { labelSelectorAsSelector, Selector, SelectorError, type LabelSelector } from '../../../api/labels';
+import { labelSelectorAsSelector, type Selector, type LabelSelector } from '../../../api/labels';
+import type { Result } from '../../../api/result';
 import { isSet, obj, objs, str, strs, type Obj } from '../core/json';
 import type { PodValidationOptions } from '../core/options';
 import { podTemplateValidationOptions, validatePodTemplateSpec } from '../core/podtemplate';
@@ -22,7 +23,7 @@ function labelSelectorOf(sel: unknown): LabelSelector | undefined {
 }
 
 /** metav1.LabelSelectorAsSelector on the JSON selector; a missing selector selects nothing. */
-export function selectorOf(sel: unknown): Selector | SelectorError {
+export function selectorOf(sel: unknown): Result<Selector> {
   return labelSelectorAsSelector(labelSelectorOf(sel));
 }
 
@@ -73,10 +74,10 @@ export function validateReplicaSetSelectorAndTemplate(spec: Obj, oldSpec: Obj | 
   const sel = obj(spec['selector']);
   const errs = validateRequiredSelector(sel, 'deployment', fldPath.child('selector'));
   const selector = selectorOf(sel);
-  if (selector instanceof SelectorError) errs.push(invalid(fldPath.child('selector'), labelSelectorValue(sel), 'invalid label selector'));
+  if (!selector.ok) errs.push(invalid(fldPath.child('selector'), labelSelectorValue(sel), 'invalid label selector'));
   else {
     const opts = podTemplateValidationOptions(obj(oldSpec?.['template']));
-    errs.push(...validatePodTemplateSpecForReplicaSet(obj(spec['template']) ?? {}, selector, fldPath.child('template'), opts));
+    errs.push(...validatePodTemplateSpecForReplicaSet(obj(spec['template']) ?? {}, selector.value, fldPath.child('template'), opts));
   }
   return errs;
 }

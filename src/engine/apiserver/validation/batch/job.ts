@@ -4,7 +4,6 @@
  * validating; that happens here on a copy so the checks see what upstream sees.
  */
 import { invalid, Path, required, type ErrorList } from '../../../api/field';
-import { SelectorError } from '../../../api/labels';
 import { isDNS1123Label, nameIsDNSSubdomain } from '../../../api/names';
 import type { KubeObject } from '../../../api/types';
 import { bool, clone, num, obj, semanticEqual, str, type Obj } from '../core/json';
@@ -85,7 +84,7 @@ function validateGeneratedSelector(job: KubeObject, requirePrefixedLabels: boole
   expected[legacyControllerUidLabel] = uid;
   expected[legacyJobNameLabel] = name;
   const selector = selectorOf(spec['selector']);
-  if (!(selector instanceof SelectorError) && !selector.matches(expected)) {
+  if (selector.ok && !selector.value.matches(expected)) {
     errs.push(invalid(Path.root('spec', 'selector'), labelSelectorValue(spec['selector']), '`selector` not auto-generated'));
   }
   return errs;
@@ -98,7 +97,7 @@ function validateJobSpec(spec: Obj, opts: Options, fldPath: Path): ErrorList {
   else errs.push(...validateLabelSelector(sel, { allowInvalidLabelValueInSelector: opts.allowInvalidLabelValueInSelector }, fldPath.child('selector')));
   const selector = selectorOf(sel);
   const template = obj(spec['template']) ?? {};
-  if (!(selector instanceof SelectorError) && !selector.matches(templateLabels(template))) {
+  if (selector.ok && !selector.value.matches(templateLabels(template))) {
     errs.push(invalid(fldPath.child('template', 'metadata', 'labels'), stringMap(obj(template['metadata'])?.['labels']), '`selector` does not match template `labels`'));
   }
   return errs;

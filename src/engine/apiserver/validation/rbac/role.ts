@@ -7,7 +7,6 @@ import type { KubeObject } from '../../../api/types';
 import { arr, obj, objs, strs } from '../core/json';
 import { validateLabelSelector, validateObjectMeta, validateObjectMetaUpdate } from '../meta';
 import { registerValidator } from '../registry';
-import { SelectorError } from '../../../api/labels';
 import { selectorOf } from '../apps/template';
 import { rbacGroup, validateRBACName } from './names';
 
@@ -49,7 +48,7 @@ function validateAggregationRule(rule: unknown, allowInvalidLabelValue: boolean)
     const p = selectorsPath.index(i);
     errs.push(...validateLabelSelector(selector, { allowInvalidLabelValueInSelector: allowInvalidLabelValue }, p));
     // The failed conversion leaves a nil selector, which is what upstream reports.
-    if (selectorOf(selector) instanceof SelectorError) errs.push(invalid(p, null, 'invalid label selector.'));
+    if (!selectorOf(selector).ok) errs.push(invalid(p, null, 'invalid label selector.'));
   });
   return errs;
 }

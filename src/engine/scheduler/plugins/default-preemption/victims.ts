@@ -3,7 +3,7 @@
  * fits, put them back one by one, most important first (PDB-protected ones before the others),
  * keeping back only those without which the pod does not fit. What stays out are the victims.
  */
-import { SelectorError, labelSelectorAsSelector } from '../../../api/labels';
+import { labelSelectorAsSelector } from '../../../api/labels';
 import type { Pod, PodDisruptionBudget } from '../../api';
 import type { NodeInfo } from '../../cache/node-info';
 import type { PodInfo } from '../../cache/pod-info';
@@ -42,7 +42,7 @@ export function filterPodsWithPDBViolation(pods: readonly PodInfo[], pdbs: reado
         if (pdb.metadata.namespace !== pi.namespace) return;
         const selector = labelSelectorAsSelector(pdb.spec?.selector);
         // An invalid, nil or empty selector matches nothing here.
-        if (selector instanceof SelectorError || selector.empty() || !selector.matches(pi.labels)) return;
+        if (!selector.ok || selector.value.empty() || !selector.value.matches(pi.labels)) return;
         // Already processed by the API server (an eviction in flight): not a new violation.
         if (pdb.status?.disruptedPods && Object.hasOwn(pdb.status.disruptedPods, pi.name)) return;
         allowed[i]!--;

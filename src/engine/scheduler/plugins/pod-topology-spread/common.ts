@@ -3,7 +3,8 @@
  * spreading over hostname with maxSkew 3 and zone with maxSkew 5 for pods a Service, ReplicaSet,
  * StatefulSet or ReplicationController selects), which nodes count, which pods count.
  */
-import { Selector, SelectorError, labelSelectorAsSelector, selectorFromSet, type Labels } from '../../../api/labels';
+import { Selector, labelSelectorAsSelector, selectorFromSet, type Labels } from '../../../api/labels';
+import { ok, type Result } from '../../../api/result';
 import type { Node, Pod, TopologySpreadConstraint } from '../../api';
 import { LABEL_HOSTNAME, LABEL_TOPOLOGY_ZONE } from '../../api';
 import type { NodeInfo } from '../../cache/node-info';
@@ -34,12 +35,13 @@ export function filterConstraints(
   podLabels: Labels,
   namespace: string,
   action: 'DoNotSchedule' | 'ScheduleAnyway',
-): SpreadConstraint[] | SelectorError {
+): Result<SpreadConstraint[]> {
   const out: SpreadConstraint[] = [];
   for (const c of constraints) {
     if (c.whenUnsatisfiable !== action) continue;
-    let selector = labelSelectorAsSelector(c.labelSelector);
-    if (selector instanceof SelectorError) return selector;
+    const parsed = labelSelectorAsSelector(c.labelSelector);
+    if (!parsed.ok) return parsed;
+    let selector = parsed.value;
     const extra: Record<string, string> = {};
     for (const key of c.matchLabelKeys ?? []) if (Object.hasOwn(podLabels, key)) setOwn(extra, key, podLabels[key]!);
     if (Object.keys(extra).length > 0) selector = Selector.of([...selectorFromSet(extra).requirements, ...selector.requirements]);
@@ -53,7 +55,7 @@ export function filterConstraints(
       nodeTaintsPolicy: c.nodeTaintsPolicy ?? 'Ignore',
     });
   }
-  return out;
+  return ok(out);
 }
 
 /**
@@ -81,7 +83,7 @@ export function defaultSelector(pod: Pod, listers: SchedulerListers): Selector {
     const w = owner.kind === 'ReplicaSet' ? listers.replicaSet(ns, owner.name) : listers.statefulSet(ns, owner.name);
     if (w) {
       const other = labelSelectorAsSelector(w.spec?.selector);
-      if (!(other instanceof SelectorError) && !other.nothing) selector = Selector.of([...selector.requirements, ...other.requirements]);
+      if (other.ok && !other.value.nothing) selector = Selector.of([...selector.requirements, ...other.value.requirements]);
     }
   }
   return selector;
@@ -90,8 +92,9 @@ export function defaultSelector(pod: Pod, listers: SchedulerListers): Selector {
 /** The default constraints, each with the pod's default selector; none when that selects nothing. */
 export function buildDefaultConstraints(pod: Pod, listers: SchedulerListers, action: 'DoNotSchedule' | 'ScheduleAnyway'): SpreadConstraint[] {
   const ns = pod.metadata.namespace;
-  const constraints = filterConstraints(SYSTEM_DEFAULT_CONSTRAINTS, pod.metadata.labels ?? {}, ns, action);
-  if (constraints instanceof SelectorError || constraints.length === 0) return [];
+  const parsed = filterConstraints(SYSTEM_DEFAULT_CONSTRAINTS, pod.metadata.labels ?? {}, ns, action);
+  if (!parsed.ok || parsed.value.length === 0) return [];
+  const constraints = parsed.value;
   const selector = defaultSelector(pod, listers);
   if (selector.empty()) return [];
   const countKey = countKeyOf(ns, selector);
