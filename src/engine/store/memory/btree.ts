@@ -47,17 +47,7 @@ export class BPlusTree<V> {
 
   /** Inserts or replaces. */
   set(key: string, value: V): void {
-    const path: Array<Branch<V>> = [];
-    const slots: number[] = [];
-    let node = this.root;
-    while (node instanceof Branch) {
-      const i = this.upperBound(node.keys, key);
-      path.push(node);
-      slots.push(i);
-      node = node.children[i]!;
-    }
-    const leaf = node;
-    const i = this.lowerBound(leaf.keys, key);
+    const { path, slots, leaf, i } = this.descend(key);
     if (i < leaf.keys.length && this.compare(leaf.keys[i]!, key) === 0) {
       leaf.values[i] = value;
       return;
@@ -82,17 +72,7 @@ export class BPlusTree<V> {
   }
 
   delete(key: string): boolean {
-    const path: Array<Branch<V>> = [];
-    const slots: number[] = [];
-    let node = this.root;
-    while (node instanceof Branch) {
-      const i = this.upperBound(node.keys, key);
-      path.push(node);
-      slots.push(i);
-      node = node.children[i]!;
-    }
-    const leaf = node;
-    const i = this.lowerBound(leaf.keys, key);
+    const { path, slots, leaf, i } = this.descend(key);
     if (i >= leaf.keys.length || this.compare(leaf.keys[i]!, key) !== 0) return false;
     leaf.keys.splice(i, 1);
     leaf.values.splice(i, 1);
@@ -122,6 +102,20 @@ export class BPlusTree<V> {
     }
   }
 
+  /** The way down to the key's leaf (each branch passed and the child slot taken in it) and the key's place in that leaf, for a write that may split or merge nodes on the way back up. */
+  private descend(key: string): { path: Branch<V>[]; slots: number[]; leaf: Leaf<V>; i: number } {
+    const path: Branch<V>[] = [];
+    const slots: number[] = [];
+    let node = this.root;
+    while (node instanceof Branch) {
+      const i = this.upperBound(node.keys, key);
+      path.push(node);
+      slots.push(i);
+      node = node.children[i]!;
+    }
+    return { path, slots, leaf: node, i: this.lowerBound(node.keys, key) };
+  }
+
   private leafFor(key: string): Leaf<V> {
     let node = this.root;
     while (node instanceof Branch) node = node.children[this.upperBound(node.keys, key)]!;
@@ -130,23 +124,22 @@ export class BPlusTree<V> {
 
   /** First index whose key is >= key. */
   private lowerBound(keys: string[], key: string): number {
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compare(keys[mid]!, key) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return this.bound(keys, key, false);
   }
 
   /** First index whose key is > key: the child of a branch that may hold key. */
   private upperBound(keys: string[], key: string): number {
+    return this.bound(keys, key, true);
+  }
+
+  /** Binary search: the first index whose key is greater than `key` (`strict`) or not less than it. */
+  private bound(keys: string[], key: string, strict: boolean): number {
     let lo = 0;
     let hi = keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.compare(keys[mid]!, key) <= 0) lo = mid + 1;
+      const c = this.compare(keys[mid]!, key);
+      if (c < 0 || (strict && c === 0)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
