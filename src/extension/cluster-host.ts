@@ -244,7 +244,7 @@ export class ClusterHost {
 
   /** The objects a manifest names (for Open Live Object from an editor). */
   manifestObjects(file: string, text: string): ObjectRef[] {
-    return manifestObjects(this.userClient(), file, text).flatMap((r) => ('ref' in r ? [r.ref] : []));
+    return manifestObjects(this.userClient(), file, text).flatMap((r) => (r.ref.ok ? [r.ref.value] : []));
   }
 
   nodeNames(): readonly string[] {

@@ -10,6 +10,7 @@ import { isObject, parseApiVersion, type JsonObject } from '../engine/api/types'
 import { parseManifest } from '../engine/apiserver/decode';
 import type { Client } from '../engine/client/client';
 import type { ApplyResult } from '../engine/kubectl/apply';
+import { fail, ok, type Result } from '../engine/api/result';
 
 /** An object as the API addresses it. */
 export interface ObjectRef {
@@ -22,12 +23,16 @@ export interface ObjectRef {
   name: string;
 }
 
-export type Resolved = { ref: ObjectRef; doc: number } | { error: string; doc: number };
+/** A document's object, or kubectl's error for a document that names none. */
+export interface Resolved {
+  doc: number;
+  ref: Result<ObjectRef>;
+}
 
 /** The objects of a manifest's documents, or kubectl's error for each document that names none. */
 export function manifestObjects(client: Client, file: string, text: string, defaultNamespace = 'default'): Resolved[] {
   return parseManifest(text, file).map((doc): Resolved => {
-    if (doc.errors.length > 0 || !doc.object) return { error: doc.errors.map((e) => `error: ${e.kubectl}`).join('\n'), doc: doc.index };
+    if (doc.errors.length > 0 || !doc.object) return { doc: doc.index, ref: fail(doc.errors.map((e) => `error: ${e.kubectl}`).join('\n')) };
     const obj = doc.object as JsonObject;
     const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
     const kind = typeof obj.kind === 'string' ? obj.kind : '';
@@ -37,11 +42,11 @@ export function manifestObjects(client: Client, file: string, text: string, defa
     const info = client.server.registry.byGvk(group, version, kind);
     if (!info) {
       const versions = client.server.registry.versionsOfKind(group, kind);
-      return { error: `error: resource mapping not found for name: "${name}" namespace: "" from "${file}": ${noKindMatchMessage(group, kind, versions.length > 0 ? versions : [version])}\nensure CRDs are installed first`, doc: doc.index };
+      return { doc: doc.index, ref: fail(`error: resource mapping not found for name: "${name}" namespace: "" from "${file}": ${noKindMatchMessage(group, kind, versions.length > 0 ? versions : [version])}\nensure CRDs are installed first`) };
     }
-    if (!name) return { error: `error: resource name may not be empty`, doc: doc.index };
+    if (!name) return { doc: doc.index, ref: fail(`error: resource name may not be empty`) };
     const namespace = info.namespaced ? (typeof meta.namespace === 'string' && meta.namespace) || defaultNamespace : undefined;
-    return { ref: { group: info.group, version: info.version, resource: info.resource, kind: info.kind, namespace, name }, doc: doc.index };
+    return { doc: doc.index, ref: ok({ group: info.group, version: info.version, resource: info.resource, kind: info.kind, namespace, name }) };
   });
 }
 
@@ -52,8 +57,8 @@ export function kindString(ref: Pick<ObjectRef, 'group' | 'kind'>): string {
 
 /** One document of `kubectl delete -f`. */
 export async function deleteManifestObject(client: Client, file: string, r: Resolved): Promise<ApplyResult> {
-  if ('error' in r) return { file, index: r.doc, ref: '', action: 'failed', message: r.error, warnings: [] };
-  const { ref } = r;
+  if (!r.ref.ok) return { file, index: r.doc, ref: '', action: 'failed', message: r.ref.error, warnings: [] };
+  const ref = r.ref.value;
     const name = `${kindString(ref)}/${ref.name}`;
   const res = await client.request({ verb: 'delete', group: ref.group, version: ref.version, resource: ref.resource, namespace: ref.namespace, name: ref.name, options: { propagationPolicy: 'Background' } });
   if (res.code >= 400) {

@@ -97,8 +97,8 @@ export function parseSettings(get: (key: string) => unknown): { settings: KubeSi
   const userSpec = read('user', '', (v): v is string => typeof v === 'string', 'a string');
   let user = ADMIN;
   const parsed = parseIdentity(userSpec);
-  if ('error' in parsed) problems.push(`kubesim.user: ${parsed.error}; using ${ADMIN.username}`);
-  else user = parsed;
+  if (!parsed.ok) problems.push(`kubesim.user: ${parsed.error}; using ${ADMIN.username}`);
+  else user = parsed.value;
 
   const settings: KubeSimSettings = {
     nodes: {

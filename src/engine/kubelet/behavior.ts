@@ -219,8 +219,8 @@ function valueHint(key: string): string {
 
 function curve(key: string, value: string, resource: 'cpu' | 'memory'): Curve {
   const c = parseCurve(key, value, resource);
-  if ('error' in c) throw new BehaviorError(c.error);
-  return c;
+  if (!c.ok) throw new BehaviorError(c.error);
+  return c.value;
 }
 
 function duration(key: string, value: string): number {

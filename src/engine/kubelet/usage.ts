@@ -16,6 +16,7 @@
 import { parseQuantity } from '../api/quantity';
 import { goQuote } from '../api/gofmt';
 import { parseVirtualDuration } from '../api/duration';
+import { fail, ok, type Result } from '../api/result';
 
 export interface CurvePoint {
   /** ms since the curve's origin. */
@@ -48,32 +49,32 @@ const MI = 1024 * 1024;
  * A curve from the annotation's text, or the reason it is not one. CPU values are CPU
  * quantities (cores: "250m", "1.5"), memory values byte quantities ("64Mi", "1G").
  */
-export function parseCurve(key: string, text: string, resource: UsageResource): Curve | { error: string } {
+export function parseCurve(key: string, text: string, resource: UsageResource): Result<Curve> {
   const points: CurvePoint[] = [];
   const parts = text.split('>');
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
-    if (part === '') return { error: `${key}: ${goQuote(text)} has an empty point (points are value@time joined by ">")` };
+    if (part === '') return fail(`${key}: ${goQuote(text)} has an empty point (points are value@time joined by ">")`);
     const at = part.indexOf('@');
     const valueText = at < 0 ? part : part.slice(0, at);
     let atMs = 0;
     if (at >= 0) {
       const d = parseVirtualDuration(part.slice(at + 1));
-      if (!d.ok) return { error: `${key}: ${d.error}` };
+      if (!d.ok) return fail(`${key}: ${d.error}`);
       atMs = d.value;
     } else if (i > 0) {
-      return { error: `${key}: point ${goQuote(part)} needs a time (value@time, as in 900m@2m)` };
+      return fail(`${key}: point ${goQuote(part)} needs a time (value@time, as in 900m@2m)`);
     }
     const parsed = parseQuantity(valueText);
-    if (!parsed.ok) return { error: `${key}: ${goQuote(valueText)}: ${parsed.error}` };
+    if (!parsed.ok) return fail(`${key}: ${goQuote(valueText)}: ${parsed.error}`);
     const q = parsed.value;
-    if (q.sign() < 0) return { error: `${key}: ${goQuote(valueText)} must not be negative` };
+    if (q.sign() < 0) return fail(`${key}: ${goQuote(valueText)} must not be negative`);
     const value = resource === 'cpu' ? q.scaledValue(-9) : q.value();
     const previous = points[points.length - 1];
-    if (previous && atMs < previous.atMs) return { error: `${key}: point ${goQuote(part)} comes before the point ahead of it` };
+    if (previous && atMs < previous.atMs) return fail(`${key}: point ${goQuote(part)} comes before the point ahead of it`);
     points.push({ atMs, value });
   }
-  return { points, text };
+  return ok({ points, text });
 }
 
 /** The curve's value t ms after its origin. */

@@ -44,7 +44,7 @@ async function switchUser(s: Services): Promise<void> {
       placeHolder: 'jane:dev,qa   or   system:serviceaccount:default:builder',
       validateInput: (v) => {
         const id = parseIdentity(v);
-        return 'error' in id ? id.error : undefined;
+        return id.ok ? undefined : id.error;
       },
     });
     if (spec === undefined) return;

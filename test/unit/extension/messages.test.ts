@@ -60,21 +60,21 @@ describe('what the user reads', () => {
 
 describe('identities', () => {
   it('reads the admin, users with groups, service accounts and nodes', () => {
-    assert.equal(parseIdentity(''), ADMIN);
-    assert.equal(parseIdentity('kubernetes-admin'), ADMIN);
-    assert.deepEqual(parseIdentity('jane'), { username: 'jane', groups: ['system:authenticated'] });
-    assert.deepEqual(parseIdentity('jane:dev, qa'), { username: 'jane', groups: ['dev', 'qa', 'system:authenticated'] });
-    assert.deepEqual(parseIdentity('system:serviceaccount:ci:deployer'), { username: 'system:serviceaccount:ci:deployer', groups: ['system:serviceaccounts', 'system:serviceaccounts:ci', 'system:authenticated'] });
-    assert.deepEqual(parseIdentity('system:node:kubesim-worker'), { username: 'system:node:kubesim-worker', groups: ['system:nodes', 'system:authenticated'] });
-    assert.deepEqual(parseIdentity('system:serviceaccount:Bad_NS:x'), { error: '"system:serviceaccount:Bad_NS:x" is not a service account name: use system:serviceaccount:<namespace>:<name>' });
-    assert.deepEqual(parseIdentity(':dev'), { error: '":dev" names no user: use <name> or <name>:<group>,<group>' });
+    assert.deepEqual(parseIdentity(''), { ok: true, value: ADMIN });
+    assert.deepEqual(parseIdentity('kubernetes-admin'), { ok: true, value: ADMIN });
+    assert.deepEqual(parseIdentity('jane'), { ok: true, value: { username: 'jane', groups: ['system:authenticated'] } });
+    assert.deepEqual(parseIdentity('jane:dev, qa'), { ok: true, value: { username: 'jane', groups: ['dev', 'qa', 'system:authenticated'] } });
+    assert.deepEqual(parseIdentity('system:serviceaccount:ci:deployer'), { ok: true, value: { username: 'system:serviceaccount:ci:deployer', groups: ['system:serviceaccounts', 'system:serviceaccounts:ci', 'system:authenticated'] } });
+    assert.deepEqual(parseIdentity('system:node:kubesim-worker'), { ok: true, value: { username: 'system:node:kubesim-worker', groups: ['system:nodes', 'system:authenticated'] } });
+    assert.deepEqual(parseIdentity('system:serviceaccount:Bad_NS:x'), { ok: false, error: '"system:serviceaccount:Bad_NS:x" is not a service account name: use system:serviceaccount:<namespace>:<name>' });
+    assert.deepEqual(parseIdentity(':dev'), { ok: false, error: '":dev" names no user: use <name> or <name>:<group>,<group>' });
   });
 
   it('writes them back as the setting and describes them', () => {
     for (const spec of ['kubernetes-admin', 'jane', 'jane:dev,qa', 'system:serviceaccount:ci:deployer']) {
       const id = parseIdentity(spec);
-      assert.ok(!('error' in id));
-      assert.equal(identitySpec(id), spec);
+      assert.ok(id.ok);
+      assert.equal(identitySpec(id.value), spec);
     }
     assert.equal(describeIdentity(ADMIN), 'kubernetes-admin (system:masters)');
     assert.equal(describeIdentity({ username: 'jane', groups: ['system:authenticated'] }), 'jane');

@@ -5,8 +5,8 @@ import { curveAt, curveIntegral, firstCrossing, idleUsage, parseCurve, type Curv
 
 const curve = (text: string, resource: 'cpu' | 'memory' = 'cpu'): Curve => {
   const c = parseCurve('cpu', text, resource);
-  if ('error' in c) throw new Error(c.error);
-  return c;
+  if (!c.ok) throw new Error(c.error);
+  return c.value;
 };
 
 function pod(annotation: string, limits?: Record<string, string>): Pod {
@@ -45,7 +45,7 @@ describe('kubelet/usage (cpu, memory and cpu-load levels)', () => {
       ['100m>900m@2m>1@1m', 'cpu: point "1@1m" comes before the point ahead of it'],
       ['100m>>1@1m', 'cpu: "100m>>1@1m" has an empty point (points are value@time joined by ">")'],
     ];
-    for (const [text, error] of cases) assert.deepEqual(parseCurve('cpu', text, 'cpu'), { error }, text);
+    for (const [text, error] of cases) assert.deepEqual(parseCurve('cpu', text, 'cpu'), { ok: false, error }, text);
   });
 
   it('holds the first and last values, interpolates between points, and integrates exactly', () => {

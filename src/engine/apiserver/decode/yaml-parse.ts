@@ -320,8 +320,8 @@ class Converter {
     let r: Resolved;
     if (node.tag) {
       const tagged = resolveTagged(node.tag, text);
-      if (tagged && 'error' in tagged) throw new Fail({ message: tagged.error, ...s });
-      r = tagged ?? { kind: 'string', value: text };
+      if (tagged && !tagged.ok) throw new Fail({ message: tagged.error, ...s });
+      r = tagged ? tagged.value : { kind: 'string', value: text };
     } else {
       r = node.type === 'PLAIN' ? resolvePlain(text) : { kind: 'string', value: text };
     }

@@ -7,6 +7,7 @@
  */
 import { table } from '../../api/own';
 import type { SourceNode, SourceSpan } from './source';
+import { fail, ok, type Result } from '../../api/result';
 
 export type Resolved =
   | { kind: 'null' }
@@ -69,16 +70,16 @@ export function resolvePlain(s: string): Resolved {
 }
 
 /** A scalar with an explicit standard tag (!!int, !!bool, ...); undefined if the tag is not one of them. */
-export function resolveTagged(tag: string, s: string): Resolved | { error: string } | undefined {
+export function resolveTagged(tag: string, s: string): Result<Resolved> | undefined {
   const short = tag.replace('tag:yaml.org,2002:', '!!');
   switch (short) {
     case '!!str':
     case '!!timestamp':
-      return { kind: 'string', value: s };
+      return ok({ kind: 'string', value: s });
     case '!!binary': {
       const clean = s.replace(/\s/g, '');
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 !== 0) return { error: 'yaml: !!binary value contains invalid base64 data' };
-      return { kind: 'string', value: Buffer.from(clean, 'base64').toString('latin1') };
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 !== 0) return fail('yaml: !!binary value contains invalid base64 data');
+      return ok({ kind: 'string', value: Buffer.from(clean, 'base64').toString('latin1') });
     }
     case '!!int':
     case '!!float':
@@ -86,9 +87,9 @@ export function resolveTagged(tag: string, s: string): Resolved | { error: strin
     case '!!null': {
       const r = resolvePlain(s);
       const resolvedTag = r.kind === 'number' ? (r.int ? '!!int' : '!!float') : r.kind === 'float-special' ? '!!float' : r.kind === 'string' ? '!!str' : `!!${r.kind}`;
-      if (resolvedTag === short) return r;
-      if (short === '!!float' && r.kind === 'number') return { ...r, int: false };
-      return { error: `yaml: cannot decode ${resolvedTag} \`${s}\` as a ${short}` };
+      if (resolvedTag === short) return ok(r);
+      if (short === '!!float' && r.kind === 'number') return ok({ ...r, int: false });
+      return fail(`yaml: cannot decode ${resolvedTag} \`${s}\` as a ${short}`);
     }
     default:
       return undefined;

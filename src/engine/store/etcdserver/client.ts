@@ -47,6 +47,7 @@ import type { EtcdCluster } from './cluster';
 import type { EtcdMember } from './member';
 import { defragmentMember, type MaintenanceResult } from './maintenance';
 import { ClientWatch } from './watch';
+import { fail, ok, type Result } from '../../api/result';
 
 /** clientv3's wait between retries of a read (defaultBackoffWaitBetween). */
 const RETRY_BACKOFF_MS = 25;
@@ -306,19 +307,19 @@ export class EtcdClient implements Store {
       const member = this.pick();
       if (!member) return this.retry(new StoreError('unavailable'), undefined, attempt, op, key, started);
       const hop = this.hop();
-      const out = settleWith<{ value: T } | { error: StoreError }>((deliver) => {
+      const out = settleWith<Result<T, StoreError>>((deliver) => {
         this.after(
           hop,
           () => {
             const answer = (error: StoreError | undefined): void => {
-              let result: { value: T } | { error: StoreError };
-              if (error) result = { error };
+              let result: Result<T, StoreError>;
+              if (error) result = fail(error);
               else {
                 try {
-                  result = { value: serve(member) };
+                  result = ok(serve(member));
                 } catch (err) {
                   if (!(err instanceof StoreError)) throw err;
-                  result = { error: err };
+                  result = fail(err);
                 }
               }
               this.after(hop, () => deliver(result), member.timers.response);
@@ -331,7 +332,7 @@ export class EtcdClient implements Store {
         );
       });
       // The failure is delivered boxed: settleWith would throw a bare StoreError past the retry.
-      const finish = (r: { value: T } | { error: StoreError }): Outcome<T> => ('error' in r ? this.retry(r.error, member, attempt, op, key, started) : r.value);
+      const finish = (r: Result<T, StoreError>): Outcome<T> => (r.ok ? r.value : this.retry(r.error, member, attempt, op, key, started));
       return isPromise(out) ? out.then(finish) : finish(out);
     };
     return attempt();
