@@ -10,7 +10,7 @@
  * while they are still the version a compaction at the hashed revision would keep.
  */
 import { StoreError, type KeyValue } from '../types';
-import { isTombstone } from './key-index';
+import { generationStart, isTombstone } from './key-index';
 import type { KvStore } from './kv-store';
 
 export interface HashKVResult {
@@ -103,15 +103,8 @@ export function marshalKeyValue(kv: KeyValue): Buffer {
  * generation not deleted at or before atRev, its last record at or before atRev.
  */
 function kept(records: readonly KeyValue[], atRev: number, into: Set<KeyValue>): void {
-  let start = 0;
-  for (let i = 0; i < records.length; i++) {
-    const kv = records[i]!;
-    if (!isTombstone(kv)) continue;
-    if (kv.modRevision > atRev) break;
-    start = i + 1;
-  }
   let keep: KeyValue | undefined;
-  for (let i = start; i < records.length; i++) {
+  for (let i = generationStart(records, atRev); i < records.length; i++) {
     const kv = records[i]!;
     if (kv.modRevision > atRev) break;
     keep = kv;

@@ -67,13 +67,7 @@ export class KeyIndex {
    */
   compact(rev: number, dropped?: (kv: KeyValue) => void): boolean {
     const revs = this.revs;
-    let start = 0;
-    for (let i = 0; i < revs.length; i++) {
-      const kv = revs[i]!;
-      if (!isTombstone(kv)) continue;
-      if (kv.modRevision > rev) break;
-      start = i + 1;
-    }
+    const start = generationStart(revs, rev);
     if (start >= revs.length) {
       if (dropped) for (const kv of revs) dropped(kv);
       this.revs = [];
@@ -87,4 +81,20 @@ export class KeyIndex {
     }
     return false;
   }
+}
+
+/**
+ * Where the first generation not deleted at or before `rev` begins in a key's records (oldest
+ * first): just after the last tombstone at or before rev; records.length when that tombstone is
+ * the last record.
+ */
+export function generationStart(records: readonly KeyValue[], rev: number): number {
+  let start = 0;
+  for (let i = 0; i < records.length; i++) {
+    const kv = records[i]!;
+    if (!isTombstone(kv)) continue;
+    if (kv.modRevision > rev) break;
+    start = i + 1;
+  }
+  return start;
 }

@@ -25,7 +25,7 @@ import {
   type WatchRequest,
 } from '../types';
 import { BoltFile, type BoltStats } from './bolt';
-import { KvStore } from './kv-store';
+import { KvStore, type WriteTxn } from './kv-store';
 import { Lessor } from './lessor';
 import { applyRange } from './range';
 import type { StoreSnapshot } from '../snapshot';
@@ -85,18 +85,18 @@ export class Mvcc {
 
   applyPut(r: PutRequest): PutResponse {
     if (r.lease && !this.lessor.has(r.lease)) throw new StoreError('leaseNotFound');
-    const txn = this.kv.write();
-    try {
-      return applyPut(txn, r);
-    } finally {
-      txn.end();
-    }
+    return this.inWriteTxn((txn) => applyPut(txn, r));
   }
 
   applyDeleteRange(r: DeleteRangeRequest): DeleteRangeResponse {
+    return this.inWriteTxn((txn) => applyDeleteRange(txn, r));
+  }
+
+  /** `apply` in one write transaction, ended however apply ends (what it changed is published as the next revision). */
+  private inWriteTxn<R>(apply: (txn: WriteTxn) => R): R {
     const txn = this.kv.write();
     try {
-      return applyDeleteRange(txn, r);
+      return apply(txn);
     } finally {
       txn.end();
     }
