@@ -7,8 +7,8 @@
 import { goQuote } from './gofmt';
 import { isObject, type KubeObject } from './types';
 import { own } from './own';
+import { fail, ok, type Result } from './result';
 
-export class FieldSelectorError extends Error {}
 
 export interface FieldTerm {
   readonly field: string;
@@ -45,26 +45,26 @@ export function escapeValue(s: string): string {
 }
 
 /** UnescapeValue, with upstream's errors for bad escapes and bare separators. */
-export function unescapeValue(s: string): string | FieldSelectorError {
-  if (!/[\\,=]/.test(s)) return s;
+export function unescapeValue(s: string): Result<string> {
+  if (!/[\\,=]/.test(s)) return ok(s);
   let out = '';
   let inSlash = false;
   for (const c of s) {
     if (inSlash) {
-      if (c !== '\\' && c !== ',' && c !== '=') return new FieldSelectorError(`invalid field selector: invalid escape sequence: \\${c}`);
+      if (c !== '\\' && c !== ',' && c !== '=') return fail(`invalid field selector: invalid escape sequence: \\${c}`);
       out += c;
       inSlash = false;
     } else if (c === '\\') {
       inSlash = true;
     } else if (c === ',' || c === '=') {
       // Go prints the rune with %v, i.e. as its code point number.
-      return new FieldSelectorError(`invalid field selector: unescaped character in value: ${c.codePointAt(0)}`);
+      return fail(`invalid field selector: unescaped character in value: ${c.codePointAt(0)}`);
     } else {
       out += c;
     }
   }
-  if (inSlash) return new FieldSelectorError('invalid field selector: invalid escape sequence: \\');
-  return out;
+  if (inSlash) return fail('invalid field selector: invalid escape sequence: \\');
+  return ok(out);
 }
 
 /** Splits on commas that are not escaped. */
@@ -97,29 +97,29 @@ function splitTerm(term: string): { lhs: string; op: string; rhs: string } | und
 }
 
 /** fields.ParseSelector: terms are sorted as strings, as upstream does. */
-export function parseFieldSelector(selector: string): FieldSelector | FieldSelectorError {
+export function parseFieldSelector(selector: string): Result<FieldSelector> {
   const parts = splitTerms(selector).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const terms: FieldTerm[] = [];
   for (const part of parts) {
     if (part === '') continue;
     const split = splitTerm(part);
-    if (!split) return new FieldSelectorError(`invalid selector: '${selector}'; can't understand '${part}'`);
+    if (!split) return fail(`invalid selector: '${selector}'; can't understand '${part}'`);
     const value = unescapeValue(split.rhs);
-    if (value instanceof FieldSelectorError) return value;
-    terms.push({ field: split.lhs, operator: split.op === '!=' ? '!=' : '=', value });
+    if (!value.ok) return value;
+    terms.push({ field: split.lhs, operator: split.op === '!=' ? '!=' : '=', value: value.value });
   }
-  return new FieldSelector(terms);
+  return ok(new FieldSelector(terms));
 }
 
 // --- per-kind field labels -----------------------------------------------------------------
 
-type Conversion = (label: string) => string | FieldSelectorError;
+type Conversion = (label: string) => Result<string>;
 
 const allowing =
   (labels: readonly string[], error: (label: string) => string, renames: Record<string, string> = {}): Conversion =>
   (label) => {
-    if (Object.hasOwn(renames, label)) return renames[label]!;
-    return labels.includes(label) ? label : new FieldSelectorError(error(label));
+    if (Object.hasOwn(renames, label)) return ok(renames[label]!);
+    return labels.includes(label) ? ok(label) : fail(error(label));
   };
 
 const notSupported = (label: string): string => `field label not supported: ${label}`;
@@ -189,15 +189,15 @@ const conversions: Record<string, Conversion> = {
  * The selector with each field label converted for the kind (Selector.Transform with the
  * scheme's ConvertFieldLabel); the error is what the API server returns as a BadRequest.
  */
-export function convertFieldSelector(group: string, kind: string, selector: FieldSelector): FieldSelector | FieldSelectorError {
+export function convertFieldSelector(group: string, kind: string, selector: FieldSelector): Result<FieldSelector> {
   const convert = own(conversions, `${group}/${kind}`) ?? defaultConversion;
   const terms: FieldTerm[] = [];
   for (const t of selector.terms) {
     const field = convert(t.field);
-    if (field instanceof FieldSelectorError) return field;
-    terms.push({ ...t, field });
+    if (!field.ok) return field;
+    terms.push({ ...t, field: field.value });
   }
-  return new FieldSelector(terms);
+  return ok(new FieldSelector(terms));
 }
 
 const get = (obj: unknown, path: string): unknown => {

@@ -5,9 +5,9 @@
  * with kube-apiserver's continue tokens, and its 410 texts once history is compacted.
  */
 import { Path, forbidden, notSupported, type ErrorList } from '../../api/field';
-import { convertFieldSelector, FieldSelector, FieldSelectorError, fieldsForKind, parseFieldSelector } from '../../api/fieldselector';
+import { convertFieldSelector, FieldSelector, fieldsForKind, parseFieldSelector } from '../../api/fieldselector';
 import { parseSelector, Selector } from '../../api/labels';
-import { ok } from '../../api/result';
+import { ok, type Result } from '../../api/result';
 import { badRequestError, invalidError, notFoundError, resourceExpiredError, StatusError } from '../../api/status';
 import type { JsonObject, KubeObject } from '../../api/types';
 import { StoreError } from '../../store/types';
@@ -28,10 +28,10 @@ export function predicate(ctx: RequestContext, t: Target): Predicate {
   const parsed = o.labelSelector ? parseSelector(o.labelSelector) : ok(Selector.everything());
   if (!parsed.ok) throw badRequestError(parsed.error);
   const labels = parsed.value;
-  let fields: FieldSelector | FieldSelectorError = o.fieldSelector ? parseFieldSelector(o.fieldSelector) : new FieldSelector([]);
-  if (!(fields instanceof FieldSelectorError)) fields = convertFieldSelector(t.info.group, t.info.kind, fields);
-  if (fields instanceof FieldSelectorError) throw badRequestError(fields.message);
-  const f = fields;
+  let fields: Result<FieldSelector> = o.fieldSelector ? parseFieldSelector(o.fieldSelector) : ok(new FieldSelector([]));
+  if (fields.ok) fields = convertFieldSelector(t.info.group, t.info.kind, fields.value);
+  if (!fields.ok) throw badRequestError(fields.error);
+  const f = fields.value;
   const empty = labels.empty() && f.empty();
   return {
     labels,

@@ -5,10 +5,10 @@
  * namespace and name. Label selectors select the pods or nodes; field selectors take
  * metadata.name (and for pods metadata.namespace), as the generic API server converts them.
  */
-import { convertFieldSelector, FieldSelector, FieldSelectorError, parseFieldSelector } from '../../api/fieldselector';
+import { convertFieldSelector, FieldSelector, parseFieldSelector } from '../../api/fieldselector';
 import { parseSelector, Selector } from '../../api/labels';
 import { Quantity } from '../../api/quantity';
-import { ok } from '../../api/result';
+import { ok, type Result } from '../../api/result';
 import { badRequestError, notFoundError, StatusError } from '../../api/status';
 import type { JsonObject, KubeObject } from '../../api/types';
 import type { AggregatedRequest, AggregatedResult } from '../../apiserver/aggregator';
@@ -40,11 +40,11 @@ function selectors(request: AggregatedRequest, kind: string): { labels: Selector
   const parsed = request.labelSelector ? parseSelector(request.labelSelector) : ok(Selector.everything());
   if (!parsed.ok) throw badRequestError(parsed.error);
   const labels = parsed.value;
-  let fields: FieldSelector | FieldSelectorError = request.fieldSelector ? parseFieldSelector(request.fieldSelector) : new FieldSelector([]);
+  let fields: Result<FieldSelector> = request.fieldSelector ? parseFieldSelector(request.fieldSelector) : ok(new FieldSelector([]));
   // DefaultMetaV1FieldSelectorConversion: metadata.name and metadata.namespace only.
-  if (!(fields instanceof FieldSelectorError)) fields = convertFieldSelector(METRICS_GROUP, kind, fields);
-  if (fields instanceof FieldSelectorError) throw badRequestError(fields.message);
-  return { labels, fields };
+  if (fields.ok) fields = convertFieldSelector(METRICS_GROUP, kind, fields.value);
+  if (!fields.ok) throw badRequestError(fields.error);
+  return { labels, fields: fields.value };
 }
 
 function fieldSet(obj: KubeObject, withNamespace: boolean): Record<string, string> {

@@ -7,7 +7,7 @@
  * grants. Its refusals are no-opinions whose reasons end the Forbidden message. NodeRestriction
  * admission limits the writes it lets through (create Node, update pod status, ...).
  */
-import { FieldSelectorError, parseFieldSelector } from '../../../api/fieldselector';
+import { parseFieldSelector } from '../../../api/fieldselector';
 import { goQuote } from '../../../api/gofmt';
 import type { UserInfo } from '../../authn/user';
 import type { ObjectReader } from '../../storage/reader';
@@ -27,7 +27,7 @@ const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 function selectsField(a: Attributes, field: string, value: string): boolean {
   if (!a.fieldSelector) return false;
   const selector = parseFieldSelector(a.fieldSelector);
-  return !(selector instanceof FieldSelectorError) && selector.terms.some((t) => t.field === field && t.operator === '=' && t.value === value);
+  return selector.ok && selector.value.terms.some((t) => t.field === field && t.operator === '=' && t.value === value);
 }
 
 export class NodeAuthorizer implements Authorizer, RuleResolver {
