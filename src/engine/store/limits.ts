@@ -1,4 +1,5 @@
 import { utf8Length } from './keys';
+import { varintSize } from './varint';
 import {
   COMPARE_RESULTS,
   COMPARE_TARGETS,
@@ -55,22 +56,13 @@ export function checkRaftSize<T>(size: MessageSize<T>, request: T): void {
   if (RAFT_HEADER_BYTES + message(1, size(request, utf8Length)) > MAX_REQUEST_BYTES) throw new StoreError('requestTooLarge');
 }
 
-function varint(n: number): number {
-  if (n < 0) return 10;
-  let size = 1;
-  while (n >= 128) {
-    n = Math.floor(n / 128);
-    size++;
-  }
-  return size;
-}
 
 function bytes(tag: number, length: number): number {
-  return length === 0 ? 0 : tag + varint(length) + length;
+  return length === 0 ? 0 : tag + varintSize(length) + length;
 }
 
 function int(n: number | undefined): number {
-  return n ? 1 + varint(n) : 0;
+  return n ? 1 + varintSize(n) : 0;
 }
 
 function bool(b: boolean | undefined): number {
@@ -78,7 +70,7 @@ function bool(b: boolean | undefined): number {
 }
 
 function message(tag: number, size: number): number {
-  return tag + varint(size) + size;
+  return tag + varintSize(size) + size;
 }
 
 function enumOf(table: Readonly<Record<string, number>>, name: string | undefined): number {
@@ -109,7 +101,7 @@ export function deleteRangeSize(d: DeleteRangeRequest, len: Len): number {
 function compareSize(c: Compare, len: Len): number {
   const operand = compareOperand(c);
   // The oneof member is sent even when it holds its default: tag plus value.
-  const union = typeof operand === 'string' ? 1 + varint(len(operand)) + len(operand) : 1 + varint(operand);
+  const union = typeof operand === 'string' ? 1 + varintSize(len(operand)) + len(operand) : 1 + varintSize(operand);
   return (
     int(COMPARE_RESULTS[c.result] ?? UNKNOWN_ENUM) +
     int(COMPARE_TARGETS[c.target] ?? UNKNOWN_ENUM) +

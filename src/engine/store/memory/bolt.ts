@@ -31,6 +31,7 @@
  * holds those figures.
  */
 import type { KeyValue } from '../types';
+import { varintSize } from '../varint';
 
 export const PAGE_SIZE = 4096;
 const PAGE_HEADER = 16;
@@ -54,16 +55,6 @@ export const BATCH_LIMIT = 10_000;
 /** A lease record: its 8-byte ID and the leasepb.Lease (ID, TTL, remaining TTL). */
 const LEASE_RECORD = LEAF_ELEMENT + 8 + 24;
 
-function varintLen(n: number): number {
-  if (n < 0) return 10;
-  let len = 1;
-  while (n >= 128) {
-    n = Math.floor(n / 128);
-    len++;
-  }
-  return len;
-}
-
 function bytesOf(s: string): number {
   // Kubernetes keys are ASCII; values are JSON, mostly ASCII: count UTF-8 only when needed.
   // Native (simdutf), an order of magnitude faster than a charCodeAt loop over a JSON value.
@@ -73,16 +64,16 @@ function bytesOf(s: string): number {
 /** One record's element in the key bucket: header, revision key and the marshalled mvccpb.KeyValue. */
 export function recordBytes(kv: KeyValue): number {
   const key = bytesOf(kv.key);
-  let value = 1 + varintLen(key) + key;
+  let value = 1 + varintSize(key) + key;
   if (kv.version === 0) return LEAF_ELEMENT + REVISION_KEY + 1 + value;
-  if (kv.createRevision) value += 1 + varintLen(kv.createRevision);
-  if (kv.modRevision) value += 1 + varintLen(kv.modRevision);
-  if (kv.version) value += 1 + varintLen(kv.version);
+  if (kv.createRevision) value += 1 + varintSize(kv.createRevision);
+  if (kv.modRevision) value += 1 + varintSize(kv.modRevision);
+  if (kv.version) value += 1 + varintSize(kv.version);
   if (kv.value.length > 0) {
     const v = bytesOf(kv.value);
-    value += 1 + varintLen(v) + v;
+    value += 1 + varintSize(v) + v;
   }
-  if (kv.lease) value += 1 + varintLen(kv.lease);
+  if (kv.lease) value += 1 + varintSize(kv.lease);
   return LEAF_ELEMENT + REVISION_KEY + value;
 }
 
