@@ -4,6 +4,10 @@
  * (maxSurge, maxUnavailable, PodDisruptionBudget) must round exactly as upstream does.
  */
 import { goQuote } from './gofmt';
+import { fail, ok, type Result } from './result';
+import { atoi } from './strconv';
+
+export { atoi };
 
 export type IntOrString = number | string;
 
@@ -11,36 +15,24 @@ export function isIntOrString(v: unknown): v is IntOrString {
   return typeof v === 'number' || typeof v === 'string';
 }
 
-export class IntOrStringError extends Error {}
-
-const maxInt64 = 2n ** 63n - 1n;
-const minInt64 = -(2n ** 63n);
-
-/** strconv.Atoi: an optional sign and decimal digits within int64, or Go's error text. */
-export function atoi(s: string): number | IntOrStringError {
-  if (!/^[+-]?[0-9]+$/.test(s)) return new IntOrStringError(`strconv.Atoi: parsing ${goQuote(s)}: invalid syntax`);
-  const n = BigInt(s);
-  if (n > maxInt64 || n < minInt64) return new IntOrStringError(`strconv.Atoi: parsing ${goQuote(s)}: value out of range`);
-  return Number(n);
-}
 
 /** IntValue(): a string holds a number (parse failures read as 0). */
 export function intValue(v: IntOrString): number {
   if (typeof v === 'number') return v;
   const n = atoi(v);
-  return n instanceof IntOrStringError ? 0 : n;
+  return n.ok ? n.value : 0;
 }
 
 /**
  * GetScaledValueFromIntOrPercent: an integer as is, or "N%" of total rounded up or down.
  * A string without "%" is an error (unlike the deprecated GetValueFromIntOrPercent).
  */
-export function getScaledValueFromIntOrPercent(v: IntOrString | undefined, total: number, roundUp: boolean): number | IntOrStringError {
-  if (v === undefined) return new IntOrStringError('nil value for IntOrString');
-  if (typeof v === 'number') return v;
-  if (!v.endsWith('%')) return new IntOrStringError('invalid value for IntOrString: invalid type: string is not a percentage');
+export function getScaledValueFromIntOrPercent(v: IntOrString | undefined, total: number, roundUp: boolean): Result<number> {
+  if (v === undefined) return fail('nil value for IntOrString');
+  if (typeof v === 'number') return ok(v);
+  if (!v.endsWith('%')) return fail('invalid value for IntOrString: invalid type: string is not a percentage');
   const n = atoi(v.slice(0, -1));
-  if (n instanceof IntOrStringError) return new IntOrStringError(`invalid value for IntOrString: invalid value ${goQuote(v)}: ${n.message}`);
-  const scaled = (n * total) / 100;
-  return roundUp ? Math.ceil(scaled) : Math.floor(scaled);
+  if (!n.ok) return fail(`invalid value for IntOrString: invalid value ${goQuote(v)}: ${n.error}`);
+  const scaled = (n.value * total) / 100;
+  return ok(roundUp ? Math.ceil(scaled) : Math.floor(scaled));
 }

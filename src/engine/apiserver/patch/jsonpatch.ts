@@ -7,7 +7,7 @@
  */
 import type { JsonObject, JsonValue } from '../../api/types';
 import { isObject } from '../../api/types';
-import { goAtoi } from './atoi';
+import { atoi as goAtoi } from '../../api/strconv';
 import { cloneJson, jsonEqual, jsonTypeWord } from './govalue';
 import { own, setOwn } from '../../api/own';
 import { fail, ok, type Result } from '../../api/result';

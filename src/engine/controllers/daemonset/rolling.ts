@@ -3,7 +3,7 @@
  * by node, at most maxUnavailable (default 1) nodes without an available pod at a time; old pods
  * that are not available anyway are replaced at once.
  */
-import { getScaledValueFromIntOrPercent, IntOrStringError } from '../../api/intstr';
+import { getScaledValueFromIntOrPercent } from '../../api/intstr';
 import { isPodAvailable } from '../util/pod-status';
 import type { Pod } from '../util/types/workload';
 import { CONTROLLER_REVISION_HASH_LABEL, type DaemonSet } from './types';
@@ -11,7 +11,7 @@ import { CONTROLLER_REVISION_HASH_LABEL, type DaemonSet } from './types';
 export function maxUnavailable(ds: DaemonSet, desired: number): number {
   const v = ds.spec.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1;
   const n = getScaledValueFromIntOrPercent(v, desired, true);
-  const value = n instanceof IntOrStringError ? 1 : n;
+  const value = n.ok ? n.value : 1;
   return value === 0 && (ds.spec.updateStrategy?.rollingUpdate?.maxSurge ?? 0) === 0 ? 1 : value;
 }
 

@@ -3,7 +3,8 @@
  * against spec.replicas, how far the new ReplicaSet may grow, and when a rollout is complete,
  * progressing or past its deadline.
  */
-import { getScaledValueFromIntOrPercent, IntOrStringError, type IntOrString } from '../../api/intstr';
+import { getScaledValueFromIntOrPercent, type IntOrString } from '../../api/intstr';
+import { ok, type Result } from '../../api/result';
 import { getCondition } from './conditions';
 import { deploymentReplicas, MAX_INT32, Reason, RECREATE, ROLLING_UPDATE, PROGRESSING, type Deployment, type DeploymentStatus } from './types';
 import type { ReplicaSet } from '../util/types/workload';
@@ -17,19 +18,19 @@ export const isRollingUpdate = (d: Deployment): boolean => d.spec.strategy?.type
  * ResolveFenceposts: surge rounds up, unavailability rounds down; when both come to zero the
  * rollout may still lose one pod (surge might be blocked by quota).
  */
-export function resolveFenceposts(maxSurge: IntOrString | undefined, maxUnavailable: IntOrString | undefined, desired: number): [number, number] | IntOrStringError {
+export function resolveFenceposts(maxSurge: IntOrString | undefined, maxUnavailable: IntOrString | undefined, desired: number): Result<[number, number]> {
   const surge = getScaledValueFromIntOrPercent(maxSurge ?? 0, desired, true);
-  if (surge instanceof IntOrStringError) return surge;
+  if (!surge.ok) return surge;
   const unavailable = getScaledValueFromIntOrPercent(maxUnavailable ?? 0, desired, false);
-  if (unavailable instanceof IntOrStringError) return unavailable;
-  return surge === 0 && unavailable === 0 ? [0, 1] : [surge, unavailable];
+  if (!unavailable.ok) return unavailable;
+  return ok(surge.value === 0 && unavailable.value === 0 ? [0, 1] : [surge.value, unavailable.value]);
 }
 
 function fenceposts(d: Deployment): [number, number] {
   const ru = d.spec.strategy?.rollingUpdate;
   const resolved = resolveFenceposts(ru?.maxSurge, ru?.maxUnavailable, deploymentReplicas(d));
   // Validation rejects malformed values, so upstream ignores this error and reads zeros.
-  return resolved instanceof IntOrStringError ? [0, 0] : resolved;
+  return resolved.ok ? resolved.value : [0, 0];
 }
 
 export function maxSurge(d: Deployment): number {

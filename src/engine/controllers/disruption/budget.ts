@@ -4,7 +4,7 @@
  * healthy (percentages rounded up), how many are healthy now (ready, not being deleted, not
  * just evicted), and how many disruptions that leaves.
  */
-import { getScaledValueFromIntOrPercent, IntOrStringError, type IntOrString } from '../../api/intstr';
+import { getScaledValueFromIntOrPercent, type IntOrString } from '../../api/intstr';
 import { goQuote } from '../../api/gofmt';
 import type { OwnerReference } from '../../api/types';
 import { controllerOf } from '../util/controller-ref-manager';
@@ -57,8 +57,8 @@ async function expectedScale(pods: readonly Pod[], finders: readonly ScaleFinder
 
 function scaled(value: IntOrString, total: number): number {
   const n = getScaledValueFromIntOrPercent(value, total, true);
-  if (n instanceof IntOrStringError) throw n;
-  return n;
+  if (!n.ok) throw new Error(n.error);
+  return n.value;
 }
 
 /** getExpectedPodCount: maxUnavailable wins over minAvailable; the finders are tried in order. */

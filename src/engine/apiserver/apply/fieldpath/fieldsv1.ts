@@ -4,7 +4,7 @@
  * children. Keys are emitted in element order (the order kube-apiserver writes), so callers
  * that serialize the object must keep insertion order.
  */
-import { goAtoi } from '../../patch/atoi';
+import { atoi as goAtoi } from '../../../api/strconv';
 import type { JsonObject, JsonValue } from '../../../api/types';
 import { isObject } from '../../../api/types';
 import type { PathElement } from './element';

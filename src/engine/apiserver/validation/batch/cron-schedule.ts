@@ -3,15 +3,15 @@
  * the parser's message ("expected exactly 5 fields, found 4: [* * * *]").
  */
 import { parseGoDuration } from '../../../api/duration';
-import { atoi, IntOrStringError } from '../../../api/intstr';
+import { atoi } from '../../../api/strconv';
 import { own } from '../../../api/own';
 import { CRON_DESCRIPTORS, CRON_FIELDS, type CronField } from '../../../api/cron';
 
 function mustParseInt(expr: string): number | string {
   const n = atoi(expr);
-  if (n instanceof IntOrStringError) return `failed to parse int from ${expr}: ${n.message}`;
-  if (n < 0) return `negative number (${n}) not allowed: ${expr}`;
-  return n;
+  if (!n.ok) return `failed to parse int from ${expr}: ${n.error}`;
+  if (n.value < 0) return `negative number (${n.value}) not allowed: ${expr}`;
+  return n.value;
 }
 
 function parseIntOrName(expr: string, names: CronField['names']): number | string {

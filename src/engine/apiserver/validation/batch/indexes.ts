@@ -3,7 +3,7 @@
  * status.failedIndexes and successPolicy succeededIndexes hold them.
  */
 import { goQuote } from '../../../api/gofmt';
-import { atoi, IntOrStringError } from '../../../api/intstr';
+import { atoi } from '../../../api/strconv';
 
 type Interval = [number, number];
 
@@ -13,9 +13,9 @@ function parseIndexInterval(s: string, completions: number): Interval | string {
   if (limits.length > 2) return `the fragment ${goQuote(s)} violates the requirement that an index interval can have at most two parts separated by '-'`;
   const parse = (t: string): number | string => {
     const n = atoi(t);
-    if (n instanceof IntOrStringError) return `cannot convert string to integer for index: ${goQuote(t)}`;
-    if (n >= completions) return `too large index: ${goQuote(t)}`;
-    return n;
+    if (!n.ok) return `cannot convert string to integer for index: ${goQuote(t)}`;
+    if (n.value >= completions) return `too large index: ${goQuote(t)}`;
+    return n.value;
   };
   const x = parse(limits[0]!);
   if (typeof x === 'string') return x;
