@@ -102,16 +102,11 @@ function compare(m: Msg): Compare {
       value = text(m.value);
       break;
     case 'create_revision':
-      value = int64(m.create_revision);
-      break;
     case 'mod_revision':
-      value = int64(m.mod_revision);
-      break;
     case 'lease':
-      value = int64(m.lease);
-      break;
     case 'version':
-      value = int64(m.version);
+      // A numeric target: the int64 field the union names.
+      value = int64(m[m.target_union]);
       break;
     default:
       value = target === 'value' ? '' : 0;
