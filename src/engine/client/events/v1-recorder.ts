@@ -52,8 +52,8 @@ export class EventsV1Broadcaster {
 
   /** Starts the periodic series writes (StartRecordingToSink). */
   start(): void {
-    if (!this.refreshTimer) this.scheduleRefresh();
-    if (!this.finishTimer) this.scheduleFinish();
+    if (!this.refreshTimer) this.every('refreshTimer', REFRESH_TIME_MS, 'events.k8s.io: refresh series', () => this.refreshSeries());
+    if (!this.finishTimer) this.every('finishTimer', FINISH_TIME_MS, 'events.k8s.io: finish series', () => this.finishSeries());
   }
 
   shutdown(): void {
@@ -62,25 +62,15 @@ export class EventsV1Broadcaster {
     this.refreshTimer = this.finishTimer = undefined;
   }
 
-  private scheduleRefresh(): void {
-    this.refreshTimer = this.options.clock.setTimer(
-      REFRESH_TIME_MS,
+  /** `work` every `periodMs` on a daemon timer kept in `slot` (wait.Until: each run first sets the next). */
+  private every(slot: 'refreshTimer' | 'finishTimer', periodMs: number, label: string, work: () => Promise<void>): void {
+    this[slot] = this.options.clock.setTimer(
+      periodMs,
       () => {
-        this.scheduleRefresh();
-        return this.refreshSeries();
+        this.every(slot, periodMs, label, work);
+        return work();
       },
-      { daemon: true, label: 'events.k8s.io: refresh series' },
-    );
-  }
-
-  private scheduleFinish(): void {
-    this.finishTimer = this.options.clock.setTimer(
-      FINISH_TIME_MS,
-      () => {
-        this.scheduleFinish();
-        return this.finishSeries();
-      },
-      { daemon: true, label: 'events.k8s.io: finish series' },
+      { daemon: true, label },
     );
   }
 
