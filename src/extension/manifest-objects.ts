@@ -6,10 +6,10 @@
 import { formatKubectlError, withSource } from '../engine/kubectl/format';
 import { noKindMatchMessage } from '../engine/api/registry';
 import type { Status } from '../engine/api/status';
-import { isObject, parseApiVersion, type JsonObject } from '../engine/api/types';
+import type { JsonObject } from '../engine/api/types';
 import { parseManifest } from '../engine/apiserver/decode';
 import type { Client } from '../engine/client/client';
-import type { ApplyResult } from '../engine/kubectl/apply';
+import { documentIdentity, type ApplyResult } from '../engine/kubectl/apply';
 import { fail, ok, type Result } from '../engine/api/result';
 
 /** An object as the API addresses it. */
@@ -33,19 +33,14 @@ export interface Resolved {
 export function manifestObjects(client: Client, file: string, text: string, defaultNamespace = 'default'): Resolved[] {
   return parseManifest(text, file).map((doc): Resolved => {
     if (doc.errors.length > 0 || !doc.object) return { doc: doc.index, ref: fail(doc.errors.map((e) => `error: ${e.kubectl}`).join('\n')) };
-    const obj = doc.object as JsonObject;
-    const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
-    const kind = typeof obj.kind === 'string' ? obj.kind : '';
-    const meta = isObject(obj.metadata) ? obj.metadata : {};
-    const name = typeof meta.name === 'string' ? meta.name : '';
-    const { group, version } = parseApiVersion(apiVersion);
+    const { group, version, kind, name, namespace: ns } = documentIdentity(doc.object as JsonObject);
     const info = client.server.registry.byGvk(group, version, kind);
     if (!info) {
       const versions = client.server.registry.versionsOfKind(group, kind);
       return { doc: doc.index, ref: fail(`error: resource mapping not found for name: "${name}" namespace: "" from "${file}": ${noKindMatchMessage(group, kind, versions.length > 0 ? versions : [version])}\nensure CRDs are installed first`) };
     }
     if (!name) return { doc: doc.index, ref: fail(`error: resource name may not be empty`) };
-    const namespace = info.namespaced ? (typeof meta.namespace === 'string' && meta.namespace) || defaultNamespace : undefined;
+    const namespace = info.namespaced ? ns || defaultNamespace : undefined;
     return { doc: doc.index, ref: ok({ group: info.group, version: info.version, resource: info.resource, kind: info.kind, namespace, name }) };
   });
 }

@@ -61,6 +61,23 @@ export type ApplyRequest =
   | { ok: true; ref: string; request: ClientRequest & { verb: 'patch'; name: string } }
   | { ok: false; result: ApplyResult };
 
+/** What kubectl reads of a document before it maps it: its group, version, kind, name and namespace. */
+export interface DocumentIdentity {
+  group: string;
+  version: string;
+  kind: string;
+  name: string;
+  /** The document's own metadata.namespace, '' when it names none. */
+  namespace: string;
+}
+
+export function documentIdentity(object: JsonObject): DocumentIdentity {
+  const kind = typeof object.kind === 'string' ? object.kind : '';
+  const meta = isObject(object.metadata) ? object.metadata : {};
+  const { group, version } = parseApiVersion(typeof object.apiVersion === 'string' ? object.apiVersion : '');
+  return { group, version, kind, name: typeof meta.name === 'string' ? meta.name : '', namespace: typeof meta.namespace === 'string' ? meta.namespace : '' };
+}
+
 /**
  * The request kubectl apply --server-side sends for a document (and the editor's Apply, and its
  * diagnostics in dry run): PATCH with the apply patch type, field manager kubesim, the field
@@ -72,17 +89,12 @@ export function applyRequest(registry: ResourceRegistry, doc: ManifestDocument, 
     return { ok: false, result: failure(doc, '', doc.errors.map((e) => `error: ${e.kubectl}`).join('\n')) };
   }
   const obj = doc.object as JsonObject;
-  const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
-  const kind = typeof obj.kind === 'string' ? obj.kind : '';
-  const meta = isObject(obj.metadata) ? obj.metadata : {};
-  const name = typeof meta.name === 'string' ? meta.name : '';
-  const { group, version } = parseApiVersion(apiVersion);
+  const { group, version, kind, name, namespace: ns } = documentIdentity(obj);
   const info = registry.byGvk(group, version, kind);
   const ref = objectRef(kind, group, name);
   if (!info) {
     const versions = registry.versionsOfKind(group, kind);
     const message = noKindMatchMessage(group, kind, versions.length > 0 ? versions : [version]);
-    const ns = typeof meta.namespace === 'string' ? meta.namespace : '';
     return { ok: false, result: failure(doc, ref, `error: resource mapping not found for name: "${name}" namespace: "${ns}" from "${doc.fileName}": ${message}\nensure CRDs are installed first`) };
   }
   if (!name) {
@@ -92,8 +104,8 @@ export function applyRequest(registry: ResourceRegistry, doc: ManifestDocument, 
       result: failure(doc, ref, `error: error when retrieving current configuration of:\nResource: "${gv}, Resource=${info.resource}", GroupVersionKind: "${gv}, Kind=${kind}"\nName: "", Namespace: ""\nfrom server for: "${doc.fileName}": resource name may not be empty`),
     };
   }
-  const namespace = info.namespaced ? (typeof meta.namespace === 'string' && meta.namespace) || options.namespace || 'default' : undefined;
-  const body = namespace && meta.namespace !== namespace ? { ...obj, metadata: { ...meta, namespace } } : obj;
+  const namespace = info.namespaced ? ns || options.namespace || 'default' : undefined;
+  const body = namespace && ns !== namespace ? { ...obj, metadata: { ...(isObject(obj.metadata) ? obj.metadata : {}), namespace } } : obj;
   return {
     ok: true,
     ref,
