@@ -2,15 +2,8 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runApply } from '../../../src/cli/apply';
+import { runApplyCaptured as apply } from './run-apply';
 import { existingDataNotice, parseEtcdFlag, probeEtcd, resolveEtcdFlags, type EtcdFlags } from '../../../src/cli/etcd-flags';
-
-async function apply(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runApply(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
-  return { code, stdout, stderr };
-}
 
 describe('--etcd-endpoints and the etcd TLS flags', () => {
   const parse = (...pairs: [string, string | undefined][]): EtcdFlags | string => {

@@ -9,19 +9,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { runApply, applyFiles } from '../../../src/cli/apply';
+import { applyFiles } from '../../../src/cli/apply';
+import { runApplyCaptured as run } from '../cli/run-apply';
 import { createCluster } from '../../../src/engine/cluster';
 import type { TraceRecord } from '../../../src/engine/trace/types';
 import type { KubeObject } from '../../../src/engine/api/types';
 
 const EXAMPLE = 'examples/web.yaml';
-
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runApply(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
-  return { code, stdout, stderr };
-}
 
 interface PodLike extends KubeObject {
   spec: { nodeName?: string };
