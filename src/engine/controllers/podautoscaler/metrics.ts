@@ -17,10 +17,10 @@ export interface PodMetricsView {
   containers?: { name: string; usage?: Record<string, string> }[];
 }
 
-const milli = (q: string | undefined): number | undefined => {
-  if (q === undefined) return undefined;
-  return quantityOrUndefined(q)?.milliValue();
-};
+/** A quantity text's milli-value; undefined when it is absent or does not parse. */
+export function milliOf(q: string | undefined): number | undefined {
+  return q === undefined ? undefined : quantityOrUndefined(q)?.milliValue();
+}
 
 const timeOf = (t: string | undefined): number => (t ? Date.parse(t) : 0);
 
@@ -44,14 +44,14 @@ export function podResourceMetrics(items: readonly PodMetricsView[], resource: s
     if (container !== '') {
       const c = containers.find((x) => x.name === container);
       if (!c) return fail(`failed to get container metrics: container ${container} not present in metrics for pod ${m.metadata.namespace ?? ''}/${name}`);
-      const value = milli(own(c.usage, resource));
+      const value = milliOf(own(c.usage, resource));
       if (value !== undefined) metrics.set(name, { ...sample, value });
       continue;
     }
     let sum = 0;
     let missing = containers.length === 0;
     for (const c of containers) {
-      const value = milli(own(c.usage, resource));
+      const value = milliOf(own(c.usage, resource));
       if (value === undefined) {
         missing = true;
         break;

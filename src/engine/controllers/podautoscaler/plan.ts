@@ -5,11 +5,11 @@
  * The rescale itself is the caller's; `afterRescale` finishes the plan with its outcome.
  */
 import { parseSelector, type Selector } from '../../api/labels';
-import { Quantity, parseQuantity, quantityOrUndefined } from '../../api/quantity';
+import { Quantity, parseQuantity } from '../../api/quantity';
 import type { AutoscalerDecision, AutoscalerMetric } from '../../trace/reconcile';
 import { setOwn } from '../../api/own';
 import { fail, ok, type Result } from '../../api/result';
-import { podResourceMetrics, type PodMetricsView } from './metrics';
+import { milliOf, podResourceMetrics, type PodMetricsView } from './metrics';
 import {
   cloneHistory,
   convertDesiredReplicasWithRules,
@@ -123,11 +123,6 @@ function groupVersionError(apiVersion: string | undefined): string | undefined {
 }
 
 const milliQuantity = (milli: number): string => Quantity.fromMilli(milli).toString();
-
-function milliOf(q: string | undefined): number | undefined {
-  if (q === undefined) return undefined;
-  return quantityOrUndefined(q)?.milliValue();
-}
 
 /** The HPA's tolerances: the behavior's per direction (HPAConfigurableTolerance, beta in 1.35), else the flag's. */
 export function tolerancesFor(hpa: HorizontalPodAutoscaler, tolerance: number): Tolerances {

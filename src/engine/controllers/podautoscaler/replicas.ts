@@ -6,8 +6,7 @@
  * as using their request (or the target, above 100%), and a correction that would reverse the
  * direction keeps the current count.
  */
-import { quantityOrUndefined } from '../../api/quantity';
-import { metricUsageRatio, resourceUtilizationRatio } from './metrics';
+import { metricUsageRatio, milliOf, resourceUtilizationRatio } from './metrics';
 import type { Pod, PodMetricsInfo } from './types';
 import { fail, ok, type Ok, type Result } from '../../api/result';
 
@@ -83,11 +82,8 @@ export function groupPods(pods: readonly Pod[], metrics: PodMetricsInfo, resourc
 /** Go's zero time.Time in Unix ms: an unset lastTransitionTime. */
 export const GO_ZERO_TIME = -62135596800000;
 
-const requestMilli = (requests: Record<string, string> | undefined, resource: string): number | undefined => {
-  const q = requests && Object.hasOwn(requests, resource) ? requests[resource] : undefined;
-  if (q === undefined) return undefined;
-  return quantityOrUndefined(q)?.milliValue();
-};
+const requestMilli = (requests: Record<string, string> | undefined, resource: string): number | undefined =>
+  milliOf(requests && Object.hasOwn(requests, resource) ? requests[resource] : undefined);
 
 /**
  * calculateRequests: each pod's request of the resource, from its pod-level requests (when set
