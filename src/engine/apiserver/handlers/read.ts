@@ -5,9 +5,9 @@
  * with kube-apiserver's continue tokens, and its 410 texts once history is compacted.
  */
 import { Path, forbidden, notSupported, type ErrorList } from '../../api/field';
-import { convertFieldSelector, FieldSelector, fieldsForKind, parseFieldSelector } from '../../api/fieldselector';
-import { parseSelector, Selector } from '../../api/labels';
-import { ok, type Result } from '../../api/result';
+import { fieldsForKind, type FieldSelector } from '../../api/fieldselector';
+import type { Selector } from '../../api/labels';
+import { listSelectors } from '../../api/list-selectors';
 import { badRequestError, invalidError, notFoundError, resourceExpiredError, StatusError } from '../../api/status';
 import type { JsonObject, KubeObject } from '../../api/types';
 import { StoreError } from '../../store/types';
@@ -25,13 +25,7 @@ export interface Predicate {
 /** The request's selectors, parsed as the query-parameter decoder and field label conversion do. */
 export function predicate(ctx: RequestContext, t: Target): Predicate {
   const o = ctx.options;
-  const parsed = o.labelSelector ? parseSelector(o.labelSelector) : ok(Selector.everything());
-  if (!parsed.ok) throw badRequestError(parsed.error);
-  const labels = parsed.value;
-  let fields: Result<FieldSelector> = o.fieldSelector ? parseFieldSelector(o.fieldSelector) : ok(new FieldSelector([]));
-  if (fields.ok) fields = convertFieldSelector(t.info.group, t.info.kind, fields.value);
-  if (!fields.ok) throw badRequestError(fields.error);
-  const f = fields.value;
+  const { labels, fields: f } = listSelectors(o.labelSelector, o.fieldSelector, t.info.group, t.info.kind);
   const empty = labels.empty() && f.empty();
   return {
     labels,

@@ -5,11 +5,9 @@
  * namespace and name. Label selectors select the pods or nodes; field selectors take
  * metadata.name (and for pods metadata.namespace), as the generic API server converts them.
  */
-import { convertFieldSelector, FieldSelector, parseFieldSelector } from '../../api/fieldselector';
-import { parseSelector, Selector } from '../../api/labels';
+import { listSelectors, type ListSelectors } from '../../api/list-selectors';
 import { Quantity } from '../../api/quantity';
-import { ok, type Result } from '../../api/result';
-import { badRequestError, notFoundError, StatusError } from '../../api/status';
+import { notFoundError, StatusError } from '../../api/status';
 import type { JsonObject, KubeObject } from '../../api/types';
 import type { AggregatedRequest, AggregatedResult } from '../../apiserver/aggregator';
 import { formatGoDuration } from '../../api/duration';
@@ -36,15 +34,9 @@ function usageJson(u: Pick<Usage, 'cpu' | 'memory'>): JsonObject {
   return { cpu: cpuQuantity(u.cpu).toString(), memory: memoryQuantity(u.memory).toString() };
 }
 
-function selectors(request: AggregatedRequest, kind: string): { labels: Selector; fields: FieldSelector } {
-  const parsed = request.labelSelector ? parseSelector(request.labelSelector) : ok(Selector.everything());
-  if (!parsed.ok) throw badRequestError(parsed.error);
-  const labels = parsed.value;
-  let fields: Result<FieldSelector> = request.fieldSelector ? parseFieldSelector(request.fieldSelector) : ok(new FieldSelector([]));
+function selectors(request: AggregatedRequest, kind: string): ListSelectors {
   // DefaultMetaV1FieldSelectorConversion: metadata.name and metadata.namespace only.
-  if (fields.ok) fields = convertFieldSelector(METRICS_GROUP, kind, fields.value);
-  if (!fields.ok) throw badRequestError(fields.error);
-  return { labels, fields: fields.value };
+  return listSelectors(request.labelSelector, request.fieldSelector, METRICS_GROUP, kind);
 }
 
 function fieldSet(obj: KubeObject, withNamespace: boolean): Record<string, string> {
