@@ -81,7 +81,7 @@ try {
   await apply('web.yaml', 'deployment.apps/web');
   await showPanel();
   await panel.locator('#tab-graph').click();
-  const one = await graphUntil('the Deployment, its ReplicaSet and three Ready pods behind the Service', (g) => webSets(g).length === 1 && webPods(g).length === 3 && webPods(g).every((p) => p.tone === 'ready') && ofKind(g, 'EndpointSlice').some((s) => s.name.startsWith('web-') && s.endpoints.filter((e) => e.condition === 'ready').length === 3));
+  const one = await graphUntil('the Deployment 3/3 ready, its ReplicaSet and three Ready pods behind the Service', (g) => webSets(g).length === 1 && webPods(g).length === 3 && webPods(g).every((p) => p.tone === 'ready') && ofKind(g, 'EndpointSlice').some((s) => s.name.startsWith('web-') && s.endpoints.filter((e) => e.condition === 'ready').length === 3) && ofKind(g, 'Deployment').some((d) => d.name === 'web' && d.status === '3/3 ready'));
   const [rs1] = webSets(one);
   const dep = ofKind(one, 'Deployment').find((n) => n.name === 'web');
   const svc = ofKind(one, 'Service').find((n) => n.name === 'web');
