@@ -80,7 +80,7 @@ try {
   await panel.locator('#view-story .story-step').first().focus();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
-  const focused = await panel.locator('#view-story .story-step:focus').getAttribute('aria-label');
+  const focused = await panel.locator('#view-story .story-step:focus').getAttribute('aria-label', { timeout: 10_000 }).catch(() => null);
   check('arrow keys move between the steps, each announced with its time, title and state', /^\+0\.000s, Authorization, done: Allowed/.test(focused ?? ''), focused);
 
   // Quiet by default: the record views open on the story, not the heartbeat; everything on request.

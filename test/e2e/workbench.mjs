@@ -78,10 +78,24 @@ export async function openWorkbench(opt, folder, prefix) {
 export function quickInput(page) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   const widget = page.locator('.quick-input-widget');
-  const palette = async (command, pick = command) => {
+  // A key pressed while a webview is taking the focus (the panel opening, a frame reloading) can
+  // be swallowed before the webview forwards it to the workbench: when the quick input has not
+  // opened after a few seconds, press again, the last time with the focus moved to the workbench.
+  const open = async (key) => {
     await widget.waitFor({ state: 'hidden' });
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible' });
+    for (let attempt = 1; ; attempt++) {
+      if (attempt === 3) await page.evaluate(() => document.activeElement?.blur?.());
+      await page.keyboard.press(key);
+      try {
+        await input.waitFor({ state: 'visible', timeout: attempt < 3 ? 5000 : undefined });
+        return;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+      }
+    }
+  };
+  const palette = async (command, pick = command) => {
+    await open('F1');
     await input.fill(`>${command}`);
     // Enter runs the focused row: wait until the list has filtered down to it (the list renders
     // after the input, so a row further down, or the last list's row, may hold the focus first).
@@ -89,9 +103,7 @@ export function quickInput(page) {
     await page.keyboard.press('Enter');
   };
   const openFile = async (file) => {
-    await widget.waitFor({ state: 'hidden' });
-    await page.keyboard.press('Control+P');
-    await input.waitFor({ state: 'visible' });
+    await open('Control+P');
     await input.fill(file);
     await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: file }).first().waitFor();
     await page.keyboard.press('Enter');

@@ -244,7 +244,11 @@ export class StoryView {
     flush();
     this.focusIndex = Math.min(this.focusIndex, Math.max(0, this.rows.length - 1));
     this.rows[this.focusIndex]?.setAttribute('tabindex', '0');
+    // A rebuild while the learner moves through the steps by keyboard keeps the focus on the
+    // same step (the old rows leave the page with it), without scrolling the view.
+    const hadFocus = this.body.contains(document.activeElement);
     replaceChildren(this.body, header, list);
+    if (hadFocus) this.rows[this.focusIndex]?.focus({ preventScroll: true });
   }
 
   private podBlock(story: Story, pod: string, steps: readonly { index: number; step: StoryStep }[]): HTMLElement {
