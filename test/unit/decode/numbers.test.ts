@@ -30,6 +30,22 @@ describe('decode: numbers that Go cannot hold', () => {
     }
   });
 
+  it('an int32 field: 2^31-1 and -2^31 decode as themselves, -0 as 0, at every length around 15 digits', () => {
+    const decoded = (replicas: string, deadline = '1'): unknown => {
+      const r = decodeRequestBody({ body: deployment(replicas, deadline), contentType: 'application/json', expected: { group: 'apps', version: 'v1', kind: 'Deployment' } });
+      assert.ok(!(r instanceof StatusError), `${replicas} ${deadline}: ${r instanceof StatusError ? r.message : ''}`);
+      const spec = r.object.spec as { replicas: number; template: { spec: { activeDeadlineSeconds: number } } };
+      return [spec.replicas, spec.template.spec.activeDeadlineSeconds];
+    };
+    assert.deepEqual(decoded('2147483647'), [2147483647, 1]);
+    assert.deepEqual(decoded('-2147483648'), [-2147483648, 1]);
+    assert.ok(Object.is((decoded('-0') as number[])[0], 0));
+    for (const n of ['999999999999999', '-999999999999999', '1000000000000000', '-1000000000000000', '9007199254740993']) {
+      assert.deepEqual(decoded('1', n), [1, Number(BigInt(n))], n);
+      assert.equal(decodeError(deployment(n)), cannot(`number ${n} into Go struct field DeploymentSpec.spec.replicas of type int32`), n);
+    }
+  });
+
   it('an int64 field: 2^63 and -2^63-1 are out of range; -2^63 and 2^63-1 are not', () => {
     const field = 'Go struct field PodSpec.spec.template.spec.activeDeadlineSeconds of type int64';
     assert.equal(decodeError(deployment('1', '9223372036854775808')), cannot(`number 9223372036854775808 into ${field}`));

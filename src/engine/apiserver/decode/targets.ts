@@ -28,7 +28,14 @@ interface Common {
   pointer: boolean;
 }
 
-export type StructTarget = Common & { kind: 'struct'; name: string; schema: SchemaNode; go: GoStruct | undefined };
+export type StructTarget = Common & {
+  kind: 'struct';
+  name: string;
+  schema: SchemaNode;
+  go: GoStruct | undefined;
+  /** The targets of the fields met so far (see fieldTarget): filled in, never changed. */
+  readonly fields: Map<string, Target>;
+};
 export type CollectionTarget = Common & { kind: 'map' | 'slice'; elem: Target };
 
 export type Target =
@@ -56,6 +63,22 @@ export function targetFor(schema: SchemaNode | undefined, goType: string | undef
   return t;
 }
 
+/**
+ * The target of a struct's field `key`, or undefined when the struct has no such field (Go's
+ * struct fields when the Go type is known, else the schema's properties): worked out once per
+ * struct and field instead of for every field of every body.
+ */
+export function fieldTarget(t: StructTarget, key: string): Target | undefined {
+  const found = t.fields.get(key);
+  if (found) return found;
+  const goType = t.go ? t.go.fields[key] : undefined;
+  const known = t.go ? goType !== undefined : t.schema.properties?.[key] !== undefined;
+  if (!known) return undefined;
+  const target = targetFor(t.schema.properties?.[key], goType);
+  t.fields.set(key, target);
+  return target;
+}
+
 function makeTarget(schema: SchemaNode | undefined, goType: string | undefined): Target {
   const pointer = goType?.startsWith('*') ?? false;
   const type = goType?.replace(/^\*+/, '');
@@ -63,7 +86,7 @@ function makeTarget(schema: SchemaNode | undefined, goType: string | undefined):
   const custom = definition ? CUSTOM[definition] : undefined;
   if (definition && custom) return { kind: 'custom', custom, type: type ?? printedDefinition(definition), pointer };
   const go = definition ? goStruct(definition) : undefined;
-  if (definition && go && schema) return { kind: 'struct', name: go.name, schema, go, type: type ?? printedDefinition(definition), pointer };
+  if (definition && go && schema) return { kind: 'struct', name: go.name, schema, go, fields: new Map(), type: type ?? printedDefinition(definition), pointer };
   if (type) {
     const u = underlyingType(type);
     if (u === '[]uint8') return { kind: 'bytes', type, pointer };
@@ -89,7 +112,7 @@ function fromSchema(schema: SchemaNode | undefined, pointer: boolean): Target {
     case 'object':
       if (schema.properties) {
         const name = schema.definition ? schema.definition.slice(schema.definition.lastIndexOf('.') + 1) : '';
-        return { kind: 'struct', name, schema, go: undefined, type: schema.definition ? printedDefinition(schema.definition) : 'struct {}', pointer };
+        return { kind: 'struct', name, schema, go: undefined, fields: new Map(), type: schema.definition ? printedDefinition(schema.definition) : 'struct {}', pointer };
       }
       if (typeof schema.additionalProperties === 'object') {
         const elem = fromSchema(schema.additionalProperties, false);

@@ -17,7 +17,7 @@ import { isObject, type JsonObject, type JsonValue } from '../../api/types';
 import { decodeGoBase64 } from './go-base64';
 import { parseGoTime, RFC3339, RFC3339_MICRO } from './go-time';
 import { firstUnrepresentableNumber, toJsonValue, type ObjectNode, type SourceNode } from './source';
-import { printedDefinition, targetFor, zeroValue, type CollectionTarget, type StructTarget, type Target } from './targets';
+import { fieldTarget, printedDefinition, targetFor, zeroValue, type CollectionTarget, type StructTarget, type Target } from './targets';
 
 export interface UnmarshalOptions {
   disallowUnknownFields: boolean;
@@ -133,6 +133,8 @@ class Decoder {
     switch (t.kind) {
       case 'int': {
         if (!/^-?\d+$/.test(text)) return this.typeError(`number ${text}`, t);
+        const small = smallInt(text, t.bits, t.unsigned);
+        if (small !== undefined) return small === OUT_OF_RANGE ? this.typeError(`number ${text}`, t) : small;
         const n = BigInt(text);
         const min = t.unsigned ? 0n : -(2n ** BigInt(t.bits - 1));
         const max = t.unsigned ? 2n ** BigInt(t.bits) - 1n : 2n ** BigInt(t.bits - 1) - 1n;
@@ -159,16 +161,14 @@ class Decoder {
     const outerStruct = this.structName;
     for (let i = 0; i < node.entries.length; i++) {
       const entry = node.entries[i]!;
-      const goType = t.go ? t.go.fields[entry.key] : undefined;
-      const known = t.go ? goType !== undefined : t.schema.properties?.[entry.key] !== undefined;
+      const child = fieldTarget(t, entry.key);
       this.path.push(entry.key);
-      if (!known) {
+      if (!child) {
         if (this.options.disallowUnknownFields) this.strictIssue('unknown');
       } else {
         if (this.options.disallowDuplicateFields && seen.repeated(node, i)) this.strictIssue('duplicate');
         this.fieldStack.push(entry.key);
         this.structName = t.name;
-        const child = targetFor(t.schema.properties?.[entry.key], goType);
         assign(out, entry.key, this.value(entry.value, child, own(out, entry.key)));
         this.fieldStack.pop();
         this.structName = outerStruct;
@@ -355,6 +355,25 @@ class KeySeen {
     for (let j = 0; j < i; j++) if (node.entries[j]!.key === key) return true;
     return false;
   }
+}
+
+const OUT_OF_RANGE = Symbol('out of range');
+
+/**
+ * An integer's text of at most 15 digits (every such value is exact as a double) checked against
+ * the Go type's range without BigInt: the number, OUT_OF_RANGE, or undefined for longer texts.
+ * Go's int32 and uint8 bounds are exact doubles; no 15-digit value is outside int64 or uint64
+ * but a negative one for an unsigned type.
+ */
+function smallInt(text: string, bits: number, unsigned: boolean): number | typeof OUT_OF_RANGE | undefined {
+  const digits = text.charCodeAt(0) === 45 /* - */ ? text.length - 1 : text.length;
+  if (digits > 15) return undefined;
+  // + 0: "-0" is 0, as Number(BigInt("-0")) is.
+  const n = Number(text) + 0;
+  if (bits >= 53) return unsigned && n < 0 ? OUT_OF_RANGE : n;
+  const min = unsigned ? 0 : -(2 ** (bits - 1));
+  const max = unsigned ? 2 ** bits - 1 : 2 ** (bits - 1) - 1;
+  return n < min || n > max ? OUT_OF_RANGE : n;
 }
 
 function assign(out: JsonObject, key: string, v: Out): void {
