@@ -80,6 +80,23 @@ export class NodeInfo {
   imageStates: ReadonlyMap<string, ImageState> = new Map();
   pvcRefCounts = new Map<string, number>();
   generation = nextGeneration();
+  /**
+   * The numbers the resource filter and scores read of every node in every cycle, as fields of
+   * the NodeInfo itself, so that a check reaches one object instead of the pod list and three
+   * Resources: what is free (allocatable minus requested, the subtraction the filter would do),
+   * the room for pods, and the requests the scores add the pod to. Kept by setNode, addPod,
+   * removePod and copyFrom (refit); read only.
+   */
+  podRoom = 0;
+  freeMilliCPU = 0;
+  freeMemory = 0;
+  freeEphemeralStorage = 0;
+  allocatableMilliCPU = 0;
+  allocatableMemory = 0;
+  requestedMilliCPU = 0;
+  requestedMemory = 0;
+  nonZeroMilliCPU = 0;
+  nonZeroMemory = 0;
   /** Numbers derived from this node's pods, valid while `memoGeneration` is current (see memoized). */
   private readonly memo = new Map<string, number>();
   private memoGeneration = -1;
@@ -113,6 +130,7 @@ export class NodeInfo {
     this.blockingTaints = this.taints.filter((t) => SCHEDULE_BLOCKING_EFFECTS.has(t.effect));
     this.allocatable = Resource.from(node.status?.allocatable);
     this.generation = nextGeneration();
+    this.refit();
   }
 
   /** RemoveNode: the node is gone but pods may still be accounted to it. */
@@ -154,6 +172,22 @@ export class NodeInfo {
       else this.pvcRefCounts.set(key, n);
     }
     this.generation = nextGeneration();
+    this.refit();
+  }
+
+  private refit(): void {
+    const a = this.allocatable;
+    const r = this.requested;
+    this.podRoom = a.allowedPodNumber - this.pods.length;
+    this.freeMilliCPU = a.milliCPU - r.milliCPU;
+    this.freeMemory = a.memory - r.memory;
+    this.freeEphemeralStorage = a.ephemeralStorage - r.ephemeralStorage;
+    this.allocatableMilliCPU = a.milliCPU;
+    this.allocatableMemory = a.memory;
+    this.requestedMilliCPU = r.milliCPU;
+    this.requestedMemory = r.memory;
+    this.nonZeroMilliCPU = this.nonZeroRequested.milliCPU;
+    this.nonZeroMemory = this.nonZeroRequested.memory;
   }
 
   /** Snapshot(): a copy whose pod lists and aggregates can change without touching this one. */
@@ -180,6 +214,7 @@ export class NodeInfo {
     this.imageStates = src.imageStates;
     this.pvcRefCounts = new Map(src.pvcRefCounts);
     this.generation = src.generation;
+    this.refit();
   }
 }
 

@@ -68,6 +68,12 @@ export interface PreScorePlugin extends Plugin {
 export interface ScorePlugin extends Plugin {
   /** The raw score of one node. Throws PluginError on internal errors. */
   score(state: CycleState, pod: PodInfo, node: NodeInfo): number;
+  /**
+   * The raw scores of all nodes into `out` (index-aligned with `nodes`), as `score` node by node
+   * would give them: a plugin's own loop, whose call of its own `score` the engine can inline
+   * (one loop over every plugin calls a different `score` each time).
+   */
+  scoreNodes?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void;
   /** ScoreExtensions: rescales the raw scores of all nodes (index-aligned with `nodes`) in place. */
   normalizeScore?(state: CycleState, pod: PodInfo, scores: Float64Array, nodes: readonly NodeInfo[]): Status | null;
 }

@@ -285,7 +285,8 @@ export class Framework implements FrameworkRunner {
       const pl = plugins[p]!;
       const scores = this.buffer(1 + 2 * p, n);
       try {
-        for (let i = 0; i < n; i++) scores[i] = pl.score(state, pod, nodes[i]!);
+        if (pl.scoreNodes) pl.scoreNodes(state, pod, nodes, scores);
+        else for (let i = 0; i < n; i++) scores[i] = pl.score(state, pod, nodes[i]!);
       } catch (err) {
         return errorStatus(`plugin "${pl.name}" failed with: ${errorMessage(err)}`).withPlugin(pl.name);
       }

@@ -18,9 +18,11 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
     return pod.requests.milliCPU === 0 && pod.requests.memory === 0 ? SKIP : null;
   }
 
+  scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void {
+    for (let i = 0; i < nodes.length; i++) out[i] = this.score(state, pod, nodes[i]!);
+  }
+
   score(_state: CycleState, pod: PodInfo, node: NodeInfo): number {
-    const a = node.allocatable;
-    const used = node.requested;
-    return balancedResourceScore(used.milliCPU + pod.requests.milliCPU, a.milliCPU, used.memory + pod.requests.memory, a.memory);
+    return balancedResourceScore(node.requestedMilliCPU + pod.requests.milliCPU, node.allocatableMilliCPU, node.requestedMemory + pod.requests.memory, node.allocatableMemory);
   }
 }

@@ -26,6 +26,10 @@ export class ImageLocality implements ScorePlugin {
 
   constructor(private readonly handle: Handle) {}
 
+  scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void {
+    for (let i = 0; i < nodes.length; i++) out[i] = this.score(state, pod, nodes[i]!);
+  }
+
   score(_state: CycleState, pod: PodInfo, node: NodeInfo): number {
     const numContainers = pod.images.length;
     if (node.imageStates.size === 0) return calculatePriority(0, numContainers);

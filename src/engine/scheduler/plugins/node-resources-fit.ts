@@ -56,16 +56,8 @@ export class NodeResourcesFit implements FilterPlugin, ScorePlugin, EnqueueExten
 
   filter(_state: CycleState, pod: PodInfo, node: NodeInfo): Status | null {
     const r = pod.requests;
-    const alloc = node.allocatable;
-    const used = node.requested;
-    // The common case, decided without building the list of reasons.
-    if (
-      node.pods.length + 1 <= alloc.allowedPodNumber &&
-      r.milliCPU <= alloc.milliCPU - used.milliCPU &&
-      r.memory <= alloc.memory - used.memory &&
-      r.ephemeralStorage <= alloc.ephemeralStorage - used.ephemeralStorage &&
-      r.scalar === null
-    ) {
+    // The common case, decided without building the list of reasons (from the node's own fields).
+    if (node.podRoom >= 1 && r.milliCPU <= node.freeMilliCPU && r.memory <= node.freeMemory && r.ephemeralStorage <= node.freeEphemeralStorage && r.scalar === null) {
       return null;
     }
     const insufficient = fitsRequest(r, node);
@@ -76,10 +68,12 @@ export class NodeResourcesFit implements FilterPlugin, ScorePlugin, EnqueueExten
     return status;
   }
 
+  scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void {
+    for (let i = 0; i < nodes.length; i++) out[i] = this.score(state, pod, nodes[i]!);
+  }
+
   score(_state: CycleState, pod: PodInfo, node: NodeInfo): number {
-    const a = node.allocatable;
-    const used = node.nonZeroRequested;
-    return leastAllocatedScore(used.milliCPU + pod.nonZeroCPU, a.milliCPU, used.memory + pod.nonZeroMemory, a.memory);
+    return leastAllocatedScore(node.nonZeroMilliCPU + pod.nonZeroCPU, node.allocatableMilliCPU, node.nonZeroMemory + pod.nonZeroMemory, node.allocatableMemory);
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -41,6 +41,10 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
     return null;
   }
 
+  scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void {
+    for (let i = 0; i < nodes.length; i++) out[i] = this.score(state, pod, nodes[i]!);
+  }
+
   score(state: CycleState, _pod: PodInfo, node: NodeInfo): number {
     const s = state.read(preScoreKey);
     if (!s) throw new PluginError(`error reading "${preScoreKey.name}" from cycleState: not found`);
