@@ -6,10 +6,19 @@ import { compileDefinition } from './compile';
 import { kindLocation, openapiDocumentJson } from './documents';
 import type { SchemaNode } from './types';
 
+/** Each built-in kind's compiled schema, found once (the decoder, the field manager and validation ask on every request). */
+const byKind = new Map<string, SchemaNode>();
+
 export function schemaForKind(group: string, version: string, kind: string): SchemaNode | undefined {
+  const name = `${group}/${version}/${kind}`;
+  const found = byKind.get(name);
+  if (found) return found;
   const where = kindLocation(group, version, kind);
   const doc = where && openapiDocumentJson(where.path);
-  return where && doc ? compileDefinition(where.definition, doc.components.schemas) : undefined;
+  const schema = where && doc ? compileDefinition(where.definition, doc.components.schemas) : undefined;
+  // Only kinds that exist are kept: a request may name any kind.
+  if (schema) byKind.set(name, schema);
+  return schema;
 }
 
 /**
