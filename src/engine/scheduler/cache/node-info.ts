@@ -77,7 +77,7 @@ export class NodeInfo {
   /** Requests with 100m / 200Mi for containers that state none: what scoring compares. */
   nonZeroRequested = new Resource();
   allocatable = new Resource();
-  imageStates: ReadonlyMap<string, ImageState> = new Map();
+  private images: ReadonlyMap<string, ImageState> = new Map();
   pvcRefCounts = new Map<string, number>();
   generation = nextGeneration();
   /**
@@ -97,6 +97,19 @@ export class NodeInfo {
   requestedMemory = 0;
   nonZeroMilliCPU = 0;
   nonZeroMemory = 0;
+  /** taints.length, blockingTaints.length and imageStates.size, for the same reason. */
+  taintCount = 0;
+  blockingTaintCount = 0;
+  imageCount = 0;
+
+  get imageStates(): ReadonlyMap<string, ImageState> {
+    return this.images;
+  }
+
+  set imageStates(states: ReadonlyMap<string, ImageState>) {
+    this.images = states;
+    this.imageCount = states.size;
+  }
   /** Numbers derived from this node's pods, valid while `memoGeneration` is current (see memoized). */
   private readonly memo = new Map<string, number>();
   private memoGeneration = -1;
@@ -128,6 +141,8 @@ export class NodeInfo {
     this.unschedulable = node.spec?.unschedulable === true;
     this.taints = node.spec?.taints ?? [];
     this.blockingTaints = this.taints.filter((t) => SCHEDULE_BLOCKING_EFFECTS.has(t.effect));
+    this.taintCount = this.taints.length;
+    this.blockingTaintCount = this.blockingTaints.length;
     this.allocatable = Resource.from(node.status?.allocatable);
     this.generation = nextGeneration();
     this.refit();
@@ -204,6 +219,8 @@ export class NodeInfo {
     this.unschedulable = src.unschedulable;
     this.taints = src.taints;
     this.blockingTaints = src.blockingTaints;
+    this.taintCount = src.taintCount;
+    this.blockingTaintCount = src.blockingTaintCount;
     this.pods = src.pods.slice();
     this.podsWithAffinity = src.podsWithAffinity.slice();
     this.podsWithRequiredAntiAffinity = src.podsWithRequiredAntiAffinity.slice();

@@ -32,7 +32,7 @@ export class ImageLocality implements ScorePlugin {
 
   score(_state: CycleState, pod: PodInfo, node: NodeInfo): number {
     const numContainers = pod.images.length;
-    if (node.imageStates.size === 0) return calculatePriority(0, numContainers);
+    if (node.imageCount === 0) return calculatePriority(0, numContainers);
     const totalNumNodes = this.handle.snapshot().numNodes();
     let sum = 0;
     for (const image of pod.images) {

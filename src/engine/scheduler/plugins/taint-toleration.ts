@@ -25,11 +25,26 @@ class PreScoreState implements StateData {
 
 const preScoreKey = new StateKey<PreScoreState>('PreScore' + Names.TaintToleration);
 
+function preScoreState(state: CycleState): PreScoreState {
+  const s = state.read(preScoreKey);
+  if (!s) throw new PluginError(`error reading "${preScoreKey.name}" from cycleState: not found`);
+  return s;
+}
+
+/** The PreferNoSchedule taints of the node that the pod does not tolerate. */
+function intolerablePreferNoSchedule(s: PreScoreState, node: NodeInfo): number {
+  let intolerable = 0;
+  for (const taint of node.taints) {
+    if (taint.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(s.tolerationsPreferNoSchedule, taint)) intolerable++;
+  }
+  return intolerable;
+}
+
 export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
   readonly name = Names.TaintToleration;
 
   filter(_state: CycleState, pod: PodInfo, node: NodeInfo): Status | null {
-    if (node.blockingTaints.length === 0) return null;
+    if (node.blockingTaintCount === 0) return null;
     if (findUntoleratedTaint(node.blockingTaints, pod.pod.spec.tolerations) === undefined) return null;
     return new Status(Code.UnschedulableAndUnresolvable, [ERR_REASON_UNTOLERATED]);
   }
@@ -41,18 +56,18 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
     return null;
   }
 
-  scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void {
-    for (let i = 0; i < nodes.length; i++) out[i] = this.score(state, pod, nodes[i]!);
+  /** The cycle's state is read once for all nodes (score reads it per node; the same error for the first). */
+  scoreNodes(state: CycleState, _pod: PodInfo, nodes: readonly NodeInfo[], out: Float64Array): void {
+    if (nodes.length === 0) return;
+    const s = preScoreState(state);
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i]!;
+      out[i] = node.taintCount === 0 ? 0 : intolerablePreferNoSchedule(s, node);
+    }
   }
 
   score(state: CycleState, _pod: PodInfo, node: NodeInfo): number {
-    const s = state.read(preScoreKey);
-    if (!s) throw new PluginError(`error reading "${preScoreKey.name}" from cycleState: not found`);
-    let intolerable = 0;
-    for (const taint of node.taints) {
-      if (taint.effect === 'PreferNoSchedule' && !tolerationsTolerateTaint(s.tolerationsPreferNoSchedule, taint)) intolerable++;
-    }
-    return intolerable;
+    return intolerablePreferNoSchedule(preScoreState(state), node);
   }
 
   normalizeScore(_state: CycleState, _pod: PodInfo, scores: Float64Array): Status | null {
