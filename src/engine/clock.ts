@@ -406,10 +406,15 @@ export class Clock {
   }
 
   private push(entry: TimerEntry): void {
+    this.heap.push(entry);
+    this.siftUp(this.heap.length - 1);
+  }
+
+  /** Moves the entry at `start` up by moving parents down into the hole, then places it once. */
+  private siftUp(start: number): void {
     const h = this.heap;
-    // Sift up by moving parents down into the hole, then place the entry once.
-    let i = h.length;
-    h.push(entry);
+    const entry = h[start]!;
+    let i = start;
     while (i > 0) {
       const p = (i - 1) >> 1;
       const parent = h[p]!;
@@ -422,7 +427,9 @@ export class Clock {
 
   /**
    * Takes a picked timer out of the heap. It is the top unless work that ran between the pick and
-   * the run changed the heap (set an earlier timer, or cancelled this one and compacted).
+   * the run changed the heap (set an earlier timer, or cancelled this one and compacted); then the
+   * last entry fills its place and moves up or down from there, as a heap's delete does (which
+   * timer runs next depends only on the (time, sequence) order, never on the heap's layout).
    */
   private remove(entry: TimerEntry): void {
     const h = this.heap;
@@ -433,7 +440,8 @@ export class Clock {
       const last = h.pop()!;
       if (i < h.length) {
         h[i] = last;
-        for (let j = (h.length >> 1) - 1; j >= 0; j--) this.siftDown(j);
+        if (i > 0 && compareEntries(last, h[(i - 1) >> 1]!) < 0) this.siftUp(i);
+        else this.siftDown(i);
       }
     }
     if (entry.cancelled) this.cancelledInHeap--;

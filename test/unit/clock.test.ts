@@ -97,6 +97,36 @@ describe('Clock', () => {
     assert.equal(clock.nextTimerAt(), undefined);
   });
 
+  it('keeps the (time, sequence) order when a picked timer is taken from inside the heap', async () => {
+    // A timer the clock picked is no longer the top when work that ran between the pick and the
+    // run set an earlier one (under the latency model, a Raft message a fraction of a ms away).
+    const clock = new Clock(0);
+    const internals = clock as unknown as { heap: { label: string }[]; remove(entry: unknown): void };
+    const rnd = new Random('heap-remove');
+    const fired: number[] = [];
+    const all: { at: number; i: number }[] = [];
+    const entries: unknown[] = [];
+    for (let i = 0; i < 600; i++) {
+      const at = rnd.int(40);
+      all.push({ at, i });
+      entries.push(clock.setTimer(at, () => void fired.push(i)));
+    }
+    // Take every third timer out from wherever it sits in the heap, as a run would.
+    const removed = new Set<number>();
+    for (let i = 0; i < 600; i += 3) {
+      clock.clearTimer(entries[i] as Parameters<Clock['clearTimer']>[0]);
+      internals.remove(entries[i]);
+      removed.add(i);
+      assert.equal(internals.heap.length, 600 - removed.size);
+    }
+    await clock.advance(100);
+    const expected = all
+      .filter(({ i }) => !removed.has(i))
+      .sort((a, b) => a.at - b.at || a.i - b.i)
+      .map(({ i }) => i);
+    assert.deepEqual(fired, expected);
+  });
+
   it('surfaces a failing timer to the caller that drives time', async () => {
     const clock = new Clock(0);
     clock.setTimer(1, () => {
