@@ -2,6 +2,7 @@
  * Plugin test harness: NodeInfos built like upstream's cache.NewSnapshot(pods, nodes), a Handle
  * over them, and helpers running one plugin's PreFilter+Filter or PreScore+Score+NormalizeScore.
  */
+import { strict as assert } from 'node:assert';
 import { Clock } from '../../../src/engine/clock';
 import { Random } from '../../../src/engine/random';
 import type { Namespace, Node, Pod, Service } from '../../../src/engine/scheduler/api';
@@ -129,6 +130,12 @@ export function runScore(plugin: AnyPlugin, p: Pod, nodes: readonly NodeInfo[]):
     if (s !== null && s.code === Code.Skip) return 'Skip';
   }
   const scores = new Float64Array(nodes.map((n) => plugin.score!(state, pi, n)));
+  if (plugin.scoreNodes) {
+    // The plugin's own loop over the nodes (what the framework runs) gives what score gives node by node.
+    const batch = new Float64Array(nodes.length);
+    plugin.scoreNodes(state, pi, nodes, batch);
+    assert.deepEqual([...batch], [...scores], `${plugin.name}: scoreNodes differs from score`);
+  }
   plugin.normalizeScore?.(state, pi, scores, nodes);
   return [...scores];
 }
