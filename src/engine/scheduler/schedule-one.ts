@@ -104,6 +104,7 @@ export function scheduleOne(core: SchedulerCore, pInfo: QueuedPodInfo): void {
   const rejected = reserve ?? permit;
   if (rejected !== null) {
     core.framework.runReservePluginsUnreserve(state, assumed, result.node);
+    // kube-scheduler logs a failed ForgetPod and goes on (kubesim keeps no component logs).
     core.cache.forgetPod(assumed);
     const failure: Failure = { status: rejected, nominatingInfo: CLEAR_NOMINATED_NODE };
     if (rejected.isRejected()) {
@@ -141,9 +142,12 @@ async function bindingCycle(core: SchedulerCore, state: CycleState, pInfo: Queue
   }
   emitBinding(core, assumed, cycle, node, status.message());
   core.framework.runReservePluginsUnreserve(state, assumed, node);
-  core.cache.forgetPod(assumed);
-  // The assumed pod's resources are free again: as if a bound pod were deleted.
-  core.queue.moveAllToActiveOrBackoffQueue(EVENTS.AssignedPodDelete, assumed.pod, undefined, (p) => !status!.isRejected() || p.metadata.uid !== assumed.uid);
+  // The assumed pod's resources are free again: as if a bound pod were deleted. A pod no longer
+  // assumed (the informer saw its binding stored after all, or its deletion) frees nothing:
+  // kube-scheduler logs the failed ForgetPod and moves no pods (kubesim keeps no component logs).
+  if (core.cache.forgetPod(assumed).ok) {
+    core.queue.moveAllToActiveOrBackoffQueue(EVENTS.AssignedPodDelete, assumed.pod, undefined, (p) => !status!.isRejected() || p.metadata.uid !== assumed.uid);
+  }
   handleSchedulingFailure(core, pInfo, { status, nominatingInfo: CLEAR_NOMINATED_NODE });
 }
 

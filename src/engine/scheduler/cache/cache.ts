@@ -5,6 +5,7 @@
  * The informer's add of the bound pod confirms the assumption; a failed binding forgets it.
  */
 import type { Node, Pod } from '../api';
+import { fail, ok, type Result } from '../../api/result';
 import { NodeInfo, type ImageState } from './node-info';
 import { NodeTree, zoneKey } from './node-tree';
 import { PodInfo } from './pod-info';
@@ -44,15 +45,20 @@ export class Cache {
     if (state && this.assumed.has(uid)) state.bindingFinished = true;
   }
 
-  /** ForgetPod: drops an assumed pod whose binding failed. */
-  forgetPod(pi: PodInfo): void {
+  /**
+   * ForgetPod: drops an assumed pod whose binding failed. It fails, as upstream's does, for a pod
+   * that is no longer assumed: the informer confirmed it meanwhile (its binding was stored even
+   * though the write answered an error, as etcd's quota applier does under NOSPACE) or removed it.
+   * kube-scheduler logs that failure and goes on; so do the callers here.
+   */
+  forgetPod(pi: PodInfo): Result<void> {
     const state = this.podStates.get(pi.uid);
-    if (!state) return;
-    if (state.pi.nodeName !== pi.nodeName) throw new CacheError(`pod ${pi.key}(${pi.uid}) was assumed on ${pi.nodeName} but assigned to ${state.pi.nodeName}`);
-    if (!this.assumed.has(pi.uid)) throw new CacheError(`pod ${pi.key}(${pi.uid}) wasn't assumed so cannot be forgotten`);
+    if (state && state.pi.nodeName !== pi.nodeName) return fail(`pod ${pi.key}(${pi.uid}) was assumed on ${pi.nodeName} but assigned to ${state.pi.nodeName}`);
+    if (!state || !this.assumed.has(pi.uid)) return fail(`pod ${pi.key}(${pi.uid}) wasn't assumed so cannot be forgotten`);
     this.removePodFromNode(state.pi);
     this.podStates.delete(pi.uid);
     this.assumed.delete(pi.uid);
+    return ok(undefined);
   }
 
   /** AddPod: an assigned pod from the informer; confirms an assumed pod. */
