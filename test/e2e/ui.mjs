@@ -48,13 +48,8 @@ try {
   check('workbench loads with the folder', true);
 
   await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } }).catch(() => undefined);
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(opt.file);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: opt.file }).first().waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab.active', { hasText: opt.file }).waitFor();
+  const { palette, openFile } = quickInput(page);
+  await openFile(opt.file);
   check('manifest opens in the editor', true, opt.file);
 
   // The language server's errors are squiggles in the editor...
@@ -73,7 +68,6 @@ try {
 
   // Apply from the command palette: kubectl's words in a notification, the pods in the sidebar.
   // Each quick input is awaited closed before the next opens, so no keystroke lands in an editor.
-  const { palette, openFile } = quickInput(page);
   await openFile('web.yaml');
   await palette('KubeSim: Apply Current Manifest');
   const toast = page.locator('.notifications-toasts .notification-list-item-message', { hasText: 'deployment.apps/web' }).first();

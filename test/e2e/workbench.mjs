@@ -72,6 +72,22 @@ export async function openWorkbench(opt, folder, prefix) {
 }
 
 /**
+ * Runs `step` up to `tries` times: each try but the last is given `ms` as its bound (the last runs
+ * under the page's default timeout) and throws when its effect did not show in that time;
+ * `again(attempt)` runs before the next try. For a UI action a focus race can swallow.
+ */
+export async function withRetries(step, { tries = 3, ms, again = async () => undefined }) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step(attempt < tries ? ms : undefined, attempt);
+    } catch (err) {
+      if (attempt >= tries) throw err;
+      await again(attempt);
+    }
+  }
+}
+
+/**
  * The command palette, Quick Open and Apply Current Manifest with its notification, as a learner
  * uses them: for every UI run, whether it opens the workbench here or on its own.
  */
@@ -79,32 +95,25 @@ export function quickInput(page) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   const widget = page.locator('.quick-input-widget');
   // A key pressed while a webview is taking the focus (the panel opening, a frame reloading) can
-  // be swallowed before the webview forwards it to the workbench: when the quick input has not
-  // opened after a few seconds, press again, the last time with the focus moved to the workbench.
-  const open = async (key) => {
-    await widget.waitFor({ state: 'hidden' });
-    for (let attempt = 1; ; attempt++) {
+  // be swallowed before the webview forwards it to the workbench, and a quick input that did open
+  // closes when a webview takes the focus from it: when the text cannot be typed in a few seconds,
+  // open it again, the last time with the focus moved to the workbench.
+  const open = (key, text) =>
+    withRetries(async (timeout, attempt) => {
+      await widget.waitFor({ state: 'hidden' });
       if (attempt === 3) await page.evaluate(() => document.activeElement?.blur?.());
       await page.keyboard.press(key);
-      try {
-        await input.waitFor({ state: 'visible', timeout: attempt < 3 ? 5000 : undefined });
-        return;
-      } catch (err) {
-        if (attempt >= 3) throw err;
-      }
-    }
-  };
+      await input.fill(text, { timeout });
+    }, { ms: 5000 });
   const palette = async (command, pick = command) => {
-    await open('F1');
-    await input.fill(`>${command}`);
+    await open('F1', `>${command}`);
     // Enter runs the focused row: wait until the list has filtered down to it (the list renders
     // after the input, so a row further down, or the last list's row, may hold the focus first).
     await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: pick }).first().waitFor();
     await page.keyboard.press('Enter');
   };
   const openFile = async (file) => {
-    await open('Control+P');
-    await input.fill(file);
+    await open('Control+P', file);
     await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: file }).first().waitFor();
     await page.keyboard.press('Enter');
     await page.locator('.tabs-container .tab.active', { hasText: file }).waitFor();
