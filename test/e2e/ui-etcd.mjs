@@ -93,6 +93,9 @@ try {
   const hb = flying.inFlight.find((x) => x.from === flying.leader || x.to === flying.leader);
   check('Raft messages are drawn in flight between the leader and its followers', hb && flying.members.some((m) => m.name === hb.to), flying.inFlight.slice(0, 4).map((x) => `${x.msgType} ${x.from}->${x.to} ${x.progress.toFixed(2)}`));
   check('the db size chart draws the engine\u2019s figure', flying.charts.find((c) => c.field === 'dbSizeBytes')?.reported && flying.charts.find((c) => c.field === 'dbSizeBytes').last > 0, flying.charts);
+  const axes = flying.charts.filter((c) => c.axis);
+  const rel = axes.map((c) => (c.cursorX === undefined ? undefined : (c.cursorX - c.x) / c.w));
+  check('the charts share one time axis and draw the cursor at the same place in each, inside its box', axes.length >= 3 && axes.every((c) => c.axis.t0 === axes[0].axis.t0 && c.axis.t1 === axes[0].axis.t1) && rel.every((r) => r !== undefined && r > 0 && r < 1 && Math.abs(r - rel[0]) < 0.01), axes.map((c) => ({ field: c.field, axis: c.axis, cursorX: c.cursorX, x: c.x, w: c.w })));
   // Positions and the hit-test read in one go: the canvas may have been laid out again since `first`.
   const hit = await body.evaluate(() => {
     const e = window.kubesimPanel.etcd();

@@ -565,3 +565,23 @@ export function formatMicros(ms: number): string {
   const base = new Date(whole + (micros === 1000 ? 1 : 0)).toISOString().slice(11, 23);
   return `${base} ${String(micros === 1000 ? 0 : micros).padStart(3, '0')}`;
 }
+
+/**
+ * The time axis the charts share: from the earliest report of any series to the latest report or
+ * the instant drawn, whichever is later (live, the cursor is "now", past the last report). No axis
+ * while fewer than two reports exist.
+ */
+export function chartAxis(series: readonly (readonly { time: number }[])[], cursor: number): { t0: number; t1: number } | undefined {
+  let t0 = Infinity;
+  let t1 = -Infinity;
+  let n = 0;
+  for (const pts of series) {
+    if (pts.length === 0) continue;
+    n += pts.length;
+    t0 = Math.min(t0, pts[0]!.time);
+    t1 = Math.max(t1, pts[pts.length - 1]!.time);
+  }
+  if (n < 2) return undefined;
+  if (cursor > t1) t1 = cursor;
+  return { t0, t1: Math.max(t0 + 1, t1) };
+}

@@ -13,7 +13,7 @@
  * term and log, and which messages are in flight.
  */
 import { etcdActionsFor, raisedAlarms, type EtcdAction, type EtcdMemberView, type EtcdResultMessage, type WatchCacheResourceView } from '../../src/protocol/etcd';
-import { CACHE_HEAD_H, CHART_FIELDS, EtcdModel, FLIGHT_WALL_MS, flightPoint, formatMicros, layoutEtcd, leaderOf, logWindow, memberStateText, RaftLens, roleText, watchCacheRows, type ChartField, type ChartSeries, type EtcdFrame, type EtcdLayout, type InFlight } from '../model/etcd';
+import { CACHE_HEAD_H, CHART_FIELDS, chartAxis, EtcdModel, FLIGHT_WALL_MS, flightPoint, formatMicros, layoutEtcd, leaderOf, logWindow, memberStateText, RaftLens, roleText, watchCacheRows, type ChartField, type ChartSeries, type EtcdFrame, type EtcdLayout, type InFlight } from '../model/etcd';
 import { formatTime } from '../model/format';
 import { own } from '../../src/protocol/own';
 import { fit } from './canvas-text';
@@ -57,7 +57,7 @@ export interface EtcdHitTest {
   }[];
   inFlight: (InFlight & { x: number; y: number })[];
   /** Each chart, and each line it draws (the watchers chart: the API server's and etcd's). */
-  charts: { field: string; reported: boolean; points: number; last?: number; atCursor?: number; lines: { key: string; label: string; points: number; last?: number; atCursor?: number }[]; x: number; y: number; w: number; h: number }[];
+  charts: { field: string; reported: boolean; points: number; last?: number; atCursor?: number; /** The shared time axis and where the cursor is drawn (absent: not drawn). */ axis?: { t0: number; t1: number }; cursorX?: number; lines: { key: string; label: string; points: number; last?: number; atCursor?: number }[]; x: number; y: number; w: number; h: number }[];
   /** The watch cache table as drawn (undefined: no room for it, or nothing drawn yet). */
   watchCache: WatchCacheDrawn | undefined;
   selected: string | undefined;
@@ -158,6 +158,7 @@ export class EtcdView {
   private layout: EtcdLayout | undefined;
   private drawnMembers: EtcdHitTest['members'] = [];
   private drawnFlight: EtcdHitTest['inFlight'] = [];
+  private drawnCharts: { field: ChartField; t0: number; t1: number; cursorX?: number }[] = [];
   private drawnCache: WatchCacheDrawn | undefined;
   private active = false;
   private selected: string | undefined;
@@ -284,6 +285,7 @@ export class EtcdView {
       ctx.fillText(this.model.cluster ? 'Waiting for the etcd members’ status…' : 'No simulated etcd: the cluster is stored in a real etcd.', 16, 28);
       this.drawnMembers = [];
       this.drawnFlight = [];
+      this.drawnCharts = [];
       this.drawnCache = undefined;
       this.updateAria(members);
       return;
@@ -513,8 +515,12 @@ export class EtcdView {
   private drawCharts(ctx: CanvasRenderingContext2D, L: EtcdLayout, cursor: number): void {
     const p = this.palette!.css;
     const font = this.palette!.fontFamily;
-    for (const c of L.charts) {
-      const lines = this.chartLines(c.field).filter((l) => l.series.reported);
+    const charted = L.charts.map((c) => ({ c, lines: this.chartLines(c.field).filter((l) => l.series.reported) }));
+    // One time axis for every chart, so the cursor stands at the same x in all four and a series
+    // that stopped early (commit latency: no commit since) ends where its last report is.
+    const axis = chartAxis(charted.flatMap(({ lines }) => lines.map((l) => (l.series.reported ? l.series.points : []))), cursor);
+    this.drawnCharts = [];
+    for (const { c, lines } of charted) {
       ctx.strokeStyle = p.boxBorder;
       ctx.lineWidth = 1;
       ctx.strokeRect(c.x + 0.5, c.y + 0.5, c.w - 1, c.h - 1);
@@ -540,39 +546,64 @@ export class EtcdView {
         rx -= ctx.measureText(text).width + (i > 0 ? 10 : 0);
       }
       ctx.textAlign = 'left';
-      const all = lines.flatMap(pointsOf);
-      if (all.length < 2) continue;
-      let t0 = Infinity;
-      let t1 = -Infinity;
+      if (!axis) continue;
       let max = 0;
-      for (const q of all) {
-        t0 = Math.min(t0, q.time);
-        t1 = Math.max(t1, q.time);
-        max = Math.max(max, q.value);
-      }
-      t1 = Math.max(t0 + 1, t1);
+      for (const l of lines) for (const q of pointsOf(l)) max = Math.max(max, q.value);
       if (max <= 0) max = 1;
+      const { t0, t1 } = axis;
       const gx = c.x + 8;
-      const gy = c.y + 30;
+      const gy = c.y + 34;
       const gw = c.w - 16;
-      const gh = c.h - 50;
+      const gh = c.h - 54;
       const X = (t: number) => gx + ((t - t0) / (t1 - t0)) * gw;
+      const Y = (v: number) => gy + gh - (v / max) * gh;
+      // Steps, not slopes: a figure holds from one report to the next (what valueAt reads), and
+      // the view draws only what was reported.
       for (const l of lines) {
         ctx.strokeStyle = p[l.color];
         ctx.lineWidth = 1.5;
         ctx.beginPath();
+        let prevY = 0;
         pointsOf(l).forEach((q, i) => {
-          const y = gy + gh - (q.value / max) * gh;
+          const y = Y(q.value);
           if (i === 0) ctx.moveTo(X(q.time), y);
-          else ctx.lineTo(X(q.time), y);
+          else {
+            ctx.lineTo(X(q.time), prevY);
+            ctx.lineTo(X(q.time), y);
+          }
+          prevY = y;
         });
         ctx.stroke();
       }
-      // The instant drawn.
+      // The instant drawn: a dashed rule in the text colour (never a line's colour, so it cannot be
+      // read as a drop to zero), and a dot where each line stands at that instant.
+      let cursorX: number | undefined;
       if (cursor >= t0 && cursor <= t1) {
-        ctx.fillStyle = p.focus;
-        ctx.fillRect(Math.round(X(cursor)) - 1, gy - 4, 2, gh + 8);
+        cursorX = Math.round(X(cursor)) + 0.5;
+        ctx.save();
+        ctx.globalAlpha = 0.7;
+        ctx.strokeStyle = p.foreground;
+        ctx.lineWidth = 1;
+        ctx.setLineDash([3, 3]);
+        ctx.beginPath();
+        ctx.moveTo(cursorX, gy - 4);
+        ctx.lineTo(cursorX, gy + gh + 4);
+        ctx.stroke();
+        ctx.restore();
+        for (const l of lines) {
+          const pts = pointsOf(l);
+          const here = valueAt(pts, cursor);
+          if (here === undefined || cursor > pts[pts.length - 1]!.time) continue;
+          ctx.fillStyle = p[l.color];
+          ctx.strokeStyle = p.background;
+          ctx.lineWidth = 1.5;
+          ctx.beginPath();
+          ctx.arc(cursorX, Y(here), 3.5, 0, Math.PI * 2);
+          ctx.fill();
+          ctx.stroke();
+        }
       }
+      this.drawnCharts.push({ field: c.field, t0, t1, ...(cursorX !== undefined ? { cursorX } : {}) });
       ctx.fillStyle = p.muted;
       ctx.font = `10px ${font}`;
       ctx.fillText(formatTime(t0).slice(0, 8), gx, c.y + c.h - 6);
@@ -924,7 +955,9 @@ export class EtcdView {
         });
         const own = lines.find((l) => l.key === field)!;
         const { key: _key, label: _label, ...figures } = own;
-        return { field, reported: this.model.series(field).reported, ...figures, lines, ...at };
+        const drawn = this.drawnCharts.find((d) => d.field === field);
+        const axis = drawn ? { axis: { t0: drawn.t0, t1: drawn.t1 }, ...(drawn.cursorX !== undefined ? { cursorX: drawn.cursorX } : {}) } : {};
+        return { field, reported: this.model.series(field).reported, ...figures, ...axis, lines, ...at };
       }),
       watchCache: this.drawnCache ? { ...this.drawnCache, rows: this.drawnCache.rows.map((r) => ({ ...r })) } : undefined,
       selected: this.selected,

@@ -6,7 +6,7 @@ import { EtcdFeed, MAX_MESSAGES, type FeedTimers } from '../../../src/extension/
 import { etcdActionsFor, type EtcdFrameMessage, type EtcdResetMessage } from '../../../src/protocol/etcd';
 import { parseWebviewMessage } from '../../../src/protocol/panel';
 import type { EtcdMessageRecord } from '../../../src/engine/trace/etcd';
-import { CACHE_HEAD_H, CHART_FIELDS, EtcdModel, FLIGHT_WALL_MS, formatMicros, layoutEtcd, leaderOf, LIVE_LAG_MS, logWindow, RaftLens, watchCacheRows } from '../../../webview/model/etcd';
+import { CACHE_HEAD_H, CHART_FIELDS, chartAxis, EtcdModel, FLIGHT_WALL_MS, formatMicros, layoutEtcd, leaderOf, LIVE_LAG_MS, logWindow, RaftLens, watchCacheRows } from '../../../webview/model/etcd';
 import { createCluster } from '../../../src/engine/cluster';
 import type { WatchCacheView } from '../../../src/protocol/etcd';
 
@@ -328,5 +328,20 @@ describe('etcd view model', () => {
     assert.equal(parseWebviewMessage({ type: 'etcdAction', action: 'rm -rf', member: 'etcd-1' }).ok, false);
     assert.equal(parseWebviewMessage({ type: 'etcdAction', action: 'stop', member: 'leader; x' }).ok, false);
     assert.equal(parseWebviewMessage({ type: 'etcdAction', action: 'stop', member: 'etcd-1', extra: 1 }).ok, false);
+  });
+});
+
+describe('etcd charts: the shared time axis', () => {
+  it('spans every series from the earliest report to the latest, so the cursor stands at one x in all charts', () => {
+    const db = [{ time: 1000 }, { time: 17000 }];
+    const latency = [{ time: 1200 }, { time: 11000 }];
+    assert.deepEqual(chartAxis([db, latency], 5000), { t0: 1000, t1: 17000 });
+  });
+  it('reaches the instant drawn when it is past the last report (live: now)', () => {
+    assert.deepEqual(chartAxis([[{ time: 1000 }, { time: 11000 }]], 16377), { t0: 1000, t1: 16377 });
+  });
+  it('has no axis with fewer than two reports, and never a zero-width one', () => {
+    assert.equal(chartAxis([[{ time: 5 }], []], 5), undefined);
+    assert.deepEqual(chartAxis([[{ time: 5 }], [{ time: 5 }]], 5), { t0: 5, t1: 6 });
   });
 });
