@@ -144,7 +144,11 @@ try {
   await table.waitFor();
   const fits = await panel.locator('#view-scheduler .matrix-wrap').first().evaluate((w) => ({ scroll: w.scrollWidth, client: w.clientWidth, sticky: getComputedStyle(w.querySelector('th.node-col')).position }));
   check('the filter table for 4 nodes is readable without scrolling, its node column sticky', fits.scroll <= fits.client && fits.sticky === 'sticky', fits);
+  const headings = await panel.locator('#view-scheduler .matrix th.plugin span').evaluateAll((spans) => spans.map((s) => ({ text: s.textContent, scroll: s.scrollHeight, client: s.clientHeight })));
+  check('every filter and score plugin heading is drawn whole (none cut)', headings.length > 0 && headings.every((x) => x.scroll <= x.client + 1), headings.filter((x) => x.scroll > x.client + 1));
   await shot('06-scheduler-dark');
+  await panel.locator('#view-scheduler .scores-table').first().scrollIntoViewIfNeeded();
+  await shot('06-scheduler-scores-dark');
   await panel.locator('#tab-story').click();
 
   // The Service applied with it is its own story.

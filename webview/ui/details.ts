@@ -16,7 +16,7 @@ import type { RecordStore } from '../model/record-store';
 import { kindOf, reconcileOutcome, reconcileTrigger, requestObject, requestResource, type Kinds, type RevisionRowRecord, type SchedulerRowRecord } from '../model/rows';
 import { filterTable, scoreTable } from '../model/scheduler';
 import { rejectionText } from '../model/verdicts';
-import { h, replaceChildren } from './dom';
+import { h, replaceChildren, type Child } from './dom';
 
 export interface DetailContext {
   readonly store: RecordStore;
@@ -285,7 +285,7 @@ function filterTableView(t: NonNullable<ReturnType<typeof filterTable>>, a: Sche
       'table',
       { class: 'matrix filters-table' },
       h('caption', {}, 'Filter: each evaluated node against each filter plugin, in the order they ran (✓ passed, ✗ rejected, · not run)'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'node-col' }, 'Node'), ...t.plugins.map((p) => h('th', { scope: 'col', class: 'plugin', title: p }, h('span', {}, p))), h('th', { scope: 'col', class: 'verdict-col' }, 'Verdict'))),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'node-col' }, 'Node'), ...t.plugins.map((p) => h('th', { scope: 'col', class: 'plugin', title: p }, h('span', {}, ...pluginHeading(p)))), h('th', { scope: 'col', class: 'verdict-col' }, 'Verdict'))),
       h(
         'tbody',
         {},
@@ -306,6 +306,20 @@ function filterTableView(t: NonNullable<ReturnType<typeof filterTable>>, a: Sche
   );
 }
 
+/**
+ * A plugin's name as a column heading: break opportunities between its words
+ * ("NodeResources|Balanced|Allocation"), so a long name wraps onto a second vertical line
+ * instead of being cut.
+ */
+function pluginHeading(name: string): Child[] {
+  const out: Child[] = [];
+  for (const part of name.split(/(?<=[a-z])(?=[A-Z])/)) {
+    if (out.length) out.push(h('wbr'));
+    out.push(part);
+  }
+  return out;
+}
+
 /** A bar as long as a share of the best total (sized through the CSSOM: the CSP allows no style attributes). */
 function scoreBar(share: number): HTMLElement {
   const bar = h('span', { class: 'score-bar', 'aria-hidden': 'true' });
@@ -324,7 +338,7 @@ function scoreTableView(t: NonNullable<ReturnType<typeof scoreTable>>): Node {
       'table',
       { class: 'matrix scores-table' },
       h('caption', {}, 'Score: each plugin\u2019s weighted score (hover for raw / normalized / weighted; weight after ×), and the total'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'node-col' }, 'Node'), ...t.plugins.map((p) => h('th', { scope: 'col', class: 'plugin', title: `${p.name} (weight ${p.weight})` }, h('span', {}, `${p.name} ×${p.weight}`))), h('th', { scope: 'col', class: 'total-col' }, 'Total'))),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'node-col' }, 'Node'), ...t.plugins.map((p) => h('th', { scope: 'col', class: 'plugin', title: `${p.name} (weight ${p.weight})` }, h('span', {}, ...pluginHeading(`${p.name} ×${p.weight}`)))), h('th', { scope: 'col', class: 'total-col' }, 'Total'))),
       h(
         'tbody',
         {},

@@ -2,7 +2,7 @@
  * A few DOM helpers in place of a framework. Everything is built with createElement and
  * textContent (never innerHTML), so record text can never become markup.
  */
-type Child = Node | string | false | null | undefined;
+export type Child = Node | string | false | null | undefined;
 type Props = Record<string, string | number | boolean | undefined | EventListener>;
 
 export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props?: Props, ...children: Child[]): HTMLElementTagNameMap[K];
