@@ -11,13 +11,17 @@
  *  deployments  createCluster with 1,000 nodes (kubelets, kube-controller-manager, scheduler),
  *               300 Deployments of 100 pods applied, until every pod is Ready (checked each
  *               virtual second): wall time, virtual time, peak heap and peak RSS.
- *               Run twice in one process, the default store (3 etcd members, the latency
- *               model) beside one member with instant latency (today's timing before the model
- *               was on): the wall-time ratio is what the latency model and Raft cost.
- *               --repeat N runs N rounds of the modes, alternating which runs first (the first
- *               run in a process pays for compilation and meets another heap and load): each
- *               round prints its ratio and load average, then the per-mode median wall and
- *               CPU time, every round's ratio, their median and the load before and after.
+ *               Run with the default store (3 etcd members, the latency model) and with one
+ *               member at instant latency (today's timing before the model was on): the
+ *               wall-time ratio is what the latency model and Raft cost. Each run has a fresh
+ *               process of its own (this runner again, with node's flags and heap limit), so
+ *               neither inherits the other's grown heap or compiled code; --in-process runs
+ *               them one after the other in this process instead (the method before).
+ *               --repeat N runs N rounds (pairs) of the modes, alternating which runs first
+ *               (it meets the machine's load at another moment; in one process it also pays
+ *               for compilation and a smaller heap): each round prints its wall and CPU ratio
+ *               and load average, then the per-mode median wall and CPU time, every round's
+ *               ratio, their median and the load before and after.
  *  large        the same with 5,000 nodes and 1,500 Deployments (150,000 pods): Kubernetes'
  *               published scalability limits.
  *  ceiling      the simulated etcd alone (3 members, no API server): W writers each putting
@@ -31,9 +35,11 @@
  *                            [--nodes N --deployments N --replicas N]   (sizes the deployments run)
  *                            [--etcd 3/model,1/instant]   (the stores the deployments run compares)
  *                            [--repeat N]   (N rounds of those stores, alternating which runs first; median ratio)
+ *                            [--in-process]   (those runs in this process, one after the other, not each in a fresh one)
  *                            [--counts]   (the deployments run's work units per store: bench/work-counts.ts)
  *                            [--writers 1,16,256]   (the ceiling's writer counts)
  */
+import { spawn } from 'node:child_process';
 import * as os from 'node:os';
 import { createCluster, type Cluster } from '../src/engine/cluster';
 import type { ClockHost } from '../src/engine/clock';
@@ -47,8 +53,8 @@ import { Random } from '../src/engine/random';
 import { createSimulatedEtcd } from '../src/engine/store/etcdserver';
 import { deploymentManifest } from './manifests';
 import { installWorkCounter } from './work-counts';
-import { parseEtcdModes, parseRepeat, roundOrder, summarizeRounds, type EtcdMode, type ModeRound } from './etcd-modes';
-import { Reporter, gc, heapUsedBytes, nowMs, type BenchSuite } from './report';
+import { freshRunArgs, parseEtcdModes, parseRepeat, roundOrder, summarizeRounds, type DeploymentsRun, type EtcdMode, type ModeRound } from './etcd-modes';
+import { Reporter, gc, heapUsedBytes, nowMs, type BenchRecord, type BenchSuite } from './report';
 
 const TRACE_CAPACITY = 10_000;
 
@@ -251,6 +257,51 @@ async function deploymentsUntilReady(r: Reporter, bench: string, nodes: number, 
   return { wall, cpu: cpu.user + cpu.system };
 }
 
+/**
+ * One run of cluster (b) with one store in a fresh process: this runner's script again, under
+ * node's own flags (--expose-gc, the heap limit), with the run's arguments (freshRunArgs). The
+ * child's records are printed here as they come, with `tags` added (its notes go to stderr as
+ * they are); this process waits, idle, for it to exit. Returns the run's wall and CPU time (ms)
+ * from its cluster.deployments record: the same span deploymentsUntilReady times in process
+ * (apply until all Ready; the child's start-up and createCluster are not in it).
+ */
+function deploymentsInFreshProcess(r: Reporter, mode: EtcdMode, run: DeploymentsRun, tags: Record<string, string | number>): Promise<{ wall: number; cpu: number }> {
+  const script = process.argv[1];
+  if (!script) throw new Error('bench cluster: no script to start a fresh process with (use --in-process)');
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [...process.execArgv, script, ...freshRunArgs(mode, run)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let result: { wall: number; cpu: number } | undefined;
+    let buffered = '';
+    const line = (text: string): void => {
+      let row: BenchRecord;
+      try {
+        row = JSON.parse(text) as BenchRecord;
+      } catch {
+        r.note(text);
+        return;
+      }
+      if (row.bench === 'cluster.deployments' && typeof row.wall_ms === 'number' && typeof row.cpu_ms === 'number') result = { wall: row.wall_ms, cpu: row.cpu_ms * 1000 };
+      r.record({ ...row, ...tags });
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      buffered += chunk;
+      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+        const text = buffered.slice(0, nl).trim();
+        buffered = buffered.slice(nl + 1);
+        if (text) line(text);
+      }
+    });
+    child.on('error', fail);
+    child.on('close', (code, signal) => {
+      if (buffered.trim()) line(buffered.trim());
+      if (code !== 0) fail(new Error(`bench cluster: the run with etcd ${mode.text} exited with ${signal ?? code}`));
+      else if (!result) fail(new Error(`bench cluster: the run with etcd ${mode.text} printed no cluster.deployments record`));
+      else done(result);
+    });
+  });
+}
+
 /** The machine's 1-minute load average, printed beside wall times (the machine is shared). */
 function loadAverage(): number {
   return Math.round(os.loadavg()[0]! * 100) / 100;
@@ -333,6 +384,10 @@ const suite: BenchSuite = async (args) => {
     const replicas = Number(option(args, '--replicas', '100'));
     const modes = parseEtcdModes('cluster', option(args, '--etcd', '3/model,1/instant'));
     const repeat = parseRepeat('cluster', args.includes('--repeat') ? option(args, '--repeat', '') : undefined);
+    // In process when asked, or when there is only one run (this is then the fresh process).
+    const inProcess = args.includes('--in-process') || (modes.length === 1 && repeat === 1);
+    const method = inProcess ? 'one process' : 'fresh process per run';
+    const run: DeploymentsRun = { nodes, deployments, replicas, detail, counts: args.includes('--counts') };
     const rounds: ModeRound[] = [];
     const loadBefore = loadAverages();
     for (let round = 0; round < repeat; round++) {
@@ -341,10 +396,12 @@ const suite: BenchSuite = async (args) => {
       const cpu = new Map<string, number>();
       const roundLoad = loadAverage();
       for (const mode of order) {
-        r.note(`cluster.deployments${repeat > 1 ? ` round ${round + 1}/${repeat}` : ''}: ${nodes} nodes, ${deployments} Deployments x ${replicas} pods, etcd ${mode.members} member(s), ${mode.latency} latency...`);
-        const run = await deploymentsUntilReady(r, 'cluster.deployments', nodes, deployments, replicas, detail, mode, args.includes('--counts'), repeat > 1 ? round + 1 : undefined);
-        wall.set(mode.text, run.wall);
-        cpu.set(mode.text, run.cpu / 1000);
+        r.note(`cluster.deployments${repeat > 1 ? ` round ${round + 1}/${repeat}` : ''}: ${nodes} nodes, ${deployments} Deployments x ${replicas} pods, etcd ${mode.members} member(s), ${mode.latency} latency${inProcess ? '' : ', in a fresh process'}...`);
+        const times = inProcess
+          ? await deploymentsUntilReady(r, 'cluster.deployments', nodes, deployments, replicas, detail, mode, run.counts, repeat > 1 ? round + 1 : undefined)
+          : await deploymentsInFreshProcess(r, mode, run, { ...(repeat > 1 ? { round: round + 1 } : {}), process: 'fresh' });
+        wall.set(mode.text, times.wall);
+        cpu.set(mode.text, times.cpu / 1000);
         gc();
       }
       rounds.push({ wall, cpu });
@@ -354,6 +411,7 @@ const suite: BenchSuite = async (args) => {
           bench: 'cluster.deployments.wall-ratio',
           ...(repeat > 1 ? { round: round + 1, first: order[0]!.text } : {}),
           etcd: `${a} : ${b}`,
+          method,
           ratio: round3(wall.get(a)! / wall.get(b)!),
           cpu_ratio: round3(cpu.get(a)! / cpu.get(b)!),
           target: 1.1,
@@ -369,6 +427,7 @@ const suite: BenchSuite = async (args) => {
         nodes,
         pods: deployments * replicas,
         rounds: repeat,
+        method,
         ...Object.fromEntries(sum.modes.flatMap((m) => [[`median_wall_ms ${m.text}`, Math.round(m.medianWallMs)], [`median_cpu_ms ${m.text}`, Math.round(m.medianCpuMs)]])),
         ...(modes.length === 2
           ? {

@@ -72,3 +72,33 @@ export function parseRepeat(suite: string, text: string | undefined): number {
   if (!Number.isInteger(n) || n < 1 || n > 50) throw new Error(`bench ${suite}: --repeat ${JSON.stringify(text)}: use a whole number of rounds from 1 to 50`);
   return n;
 }
+
+/** What one run of cluster (b) is: its size, its records' detail and whether it counts work units. */
+export interface DeploymentsRun {
+  readonly nodes: number;
+  readonly deployments: number;
+  readonly replicas: number;
+  readonly detail: string;
+  readonly counts: boolean;
+}
+
+/**
+ * The arguments of the benchmark runner for one run of cluster (b) with one store in a process
+ * of its own (the runner's script and node's own flags, such as --expose-gc and the heap limit,
+ * go before them): the deployments run alone, that store alone, in process, sizes resolved (so
+ * that --quick means the same in the child), records as JSON lines.
+ */
+export function freshRunArgs(mode: EtcdMode, run: DeploymentsRun): string[] {
+  return [
+    'cluster',
+    '--only', 'deployments',
+    '--in-process',
+    '--etcd', mode.text,
+    '--nodes', String(run.nodes),
+    '--deployments', String(run.deployments),
+    '--replicas', String(run.replicas),
+    '--detail', run.detail,
+    ...(run.counts ? ['--counts'] : []),
+    '--json',
+  ];
+}

@@ -1,6 +1,6 @@
 /** bench cluster --repeat: which mode runs first in each round, and the medians over the rounds. */
 import { strict as assert } from 'node:assert';
-import { parseEtcdModes, parseRepeat, roundOrder, summarizeRounds, type ModeRound } from '../../../bench/etcd-modes';
+import { freshRunArgs, parseEtcdModes, parseRepeat, roundOrder, summarizeRounds, type ModeRound } from '../../../bench/etcd-modes';
 
 const round = (wall: Record<string, number>, cpu: Record<string, number>): ModeRound => ({ wall: new Map(Object.entries(wall)), cpu: new Map(Object.entries(cpu)) });
 
@@ -45,5 +45,14 @@ describe('bench cluster --repeat', () => {
     assert.equal(parseRepeat('cluster', undefined), 1);
     assert.equal(parseRepeat('cluster', '5'), 5);
     for (const t of ['0', '51', '1.5', 'x', '']) assert.throws(() => parseRepeat('cluster', t), /--repeat/);
+  });
+  it('starts each fresh run as one store, in process, with the sizes resolved', () => {
+    const [model, instant] = parseEtcdModes('cluster', '3/model,1/instant');
+    const run = { nodes: 100, deployments: 30, replicas: 100, detail: 'summary', counts: false };
+    assert.deepEqual(freshRunArgs(model!, run), ['cluster', '--only', 'deployments', '--in-process', '--etcd', '3/model', '--nodes', '100', '--deployments', '30', '--replicas', '100', '--detail', 'summary', '--json']);
+    const counted = freshRunArgs(instant!, { ...run, counts: true });
+    assert.equal(counted[counted.indexOf('--etcd') + 1], '1/instant');
+    assert.ok(counted.includes('--counts'));
+    assert.ok(!counted.includes('--repeat'), 'a fresh run is one run: the rounds are the parent\'s');
   });
 });
