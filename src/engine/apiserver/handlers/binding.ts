@@ -6,7 +6,6 @@
 import { badRequestError, conflictError, isStatusError, StatusError } from '../../api/status';
 import { isObject, type JsonObject, type KubeObject } from '../../api/types';
 import { bodyValue } from '../body';
-import { cloneJson } from '../patch/govalue';
 import type { RequestContext, Target } from '../context';
 import { admissionAttributes, validate } from './admit';
 import { guaranteedUpdate } from './write';
@@ -28,13 +27,19 @@ function validateBinding(binding: JsonObject): void {
   if (errs.length > 1) throw new StatusError({ code: 500, reason: '', message: `[${errs.join(', ')}]` });
 }
 
+/**
+ * The pod's status with PodScheduled true, as a new status object: the current conditions are
+ * kept as they are (frozen, shared with the stored revision), the one that changes is a copy.
+ */
 function setCondition(pod: KubeObject, now: string): void {
-  const status = isObject(pod.status) ? pod.status : {};
+  const status = isObject(pod.status) ? { ...pod.status } : {};
   const conditions = Array.isArray(status.conditions) ? status.conditions.filter(isObject) : [];
-  const existing = conditions.find((c) => c.type === 'PodScheduled');
-  if (existing) {
+  const at = conditions.findIndex((c) => c.type === 'PodScheduled');
+  if (at >= 0) {
+    const existing = { ...conditions[at]! };
     if (existing.status !== 'True') existing.lastTransitionTime = now;
     existing.status = 'True';
+    conditions[at] = existing;
   } else {
     conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: now });
   }
@@ -59,8 +64,11 @@ export async function createBinding(ctx: RequestContext, t: Target): Promise<Jso
       errors: () => [],
       skipAdmission: true,
       async updatedObject(current) {
-        const p = cloneJson(current! as JsonObject) as KubeObject;
-        const spec = isObject(p.spec) ? p.spec : {};
+        // Copy-on-write: the binding changes the top level, metadata, spec.nodeName and one
+        // condition; every other subtree stays the current revision's (frozen) one, so storing
+        // it encodes, freezes and diffs only what changed.
+        const p = { ...current!, metadata: { ...current!.metadata } } as KubeObject;
+        const spec = isObject(p.spec) ? { ...p.spec } : {};
         if (typeof meta.uid === 'string' && meta.uid && meta.uid !== p.metadata.uid) {
           throw conflictError({ group: '', name: 'pods' }, t.name, `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${p.metadata.uid ?? ''}`);
         }

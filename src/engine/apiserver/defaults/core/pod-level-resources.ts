@@ -85,7 +85,7 @@ export function defaultHugePagePodLimits(spec: JsonObject): void {
     if (!name.startsWith(hugePagesPrefix) || Object.hasOwn(requests, name) || Object.hasOwn(limits, name)) continue;
     setOwn(limits, name, q.toString());
   }
-  if (Object.keys(limits).length > 0) resources.limits = limits;
+  if (resources.limits !== limits && Object.keys(limits).length > 0) resources.limits = limits;
 }
 
 export function defaultPodRequests(spec: JsonObject): void {
@@ -100,5 +100,5 @@ export function defaultPodRequests(spec: JsonObject): void {
   for (const [name, value] of Object.entries(limits)) {
     if (!Object.hasOwn(requests, name) && isSupportedPodLevelResource(name)) setOwn(requests, name, value);
   }
-  if (Object.keys(requests).length > 0) resources.requests = requests;
+  if (resources.requests !== requests && Object.keys(requests).length > 0) resources.requests = requests;
 }

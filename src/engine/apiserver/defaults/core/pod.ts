@@ -42,7 +42,7 @@ function defaultRequestsToLimits(container: JsonObject): void {
   for (const [name, value] of Object.entries(limits)) {
     if (!Object.hasOwn(requests, name) && value !== undefined) setOwn(requests, name, value);
   }
-  if (Object.keys(requests).length > 0) resources.requests = requests;
+  if (resources.requests !== requests && Object.keys(requests).length > 0) resources.requests = requests;
 }
 
 function defaultHostPorts(container: JsonObject): void {

@@ -32,10 +32,14 @@ export function roundUpToMilli(q: Quantity): string {
 export function defaultResourceList(parent: JsonObject, key: string): void {
   const list = objectAt(parent, key);
   if (!list) return;
-  // for-in reads the keys without a copy; only existing keys are written.
+  // for-in reads the keys without a copy; only existing keys are written, and only when the
+  // text changes (a list already defaulted may be frozen, shared with a stored revision).
   for (const name in list) {
-    const q = quantityOf(list[name]);
-    if (q) list[name] = roundUpToMilli(q);
+    const v = list[name];
+    const q = quantityOf(v);
+    if (!q) continue;
+    const text = roundUpToMilli(q);
+    if (text !== v) list[name] = text;
   }
 }
 
