@@ -124,30 +124,39 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | und
 /**
  * One decoded set per stored fieldsV1 value, and one encoding per set. A stored fieldsV1 is
  * deep-frozen, so it decodes to the same set every time: the set is kept with it for as long as
- * some stored revision holds it (a weak map, so what is kept follows the stored objects, not a
- * count). A set is encoded once, frozen, and that encoding is what every later entry carrying
- * the set holds: a manager whose fields did not change (set operations give back their operand
- * then, fieldpath/set.ts) keeps the very fieldsV1 of the revision before, so the next write finds
- * its set without decoding and stored revisions share it. A set decoded from a stored value is
- * encoded afresh the first time (the stored value may be a client's, not written in canonical
- * form; upstream encodes the decoded sets on every write).
+ * some stored revision holds it. A set is encoded once, frozen, and that encoding is what every
+ * later entry carrying the set holds: a manager whose fields did not change (set operations give
+ * back their operand then, fieldpath/set.ts) keeps the very fieldsV1 of the revision before, so
+ * the next write finds its set without decoding and stored revisions share it. A set decoded
+ * from a stored value is encoded afresh the first time (the stored value may be a client's, not
+ * written in canonical form; upstream encodes the decoded sets on every write).
+ *
+ * The set and its encoding point at each other (the set's `encoding` slot, and a non-enumerable
+ * symbol on the encoding, which JSON, structuredClone, Object.keys and for-in never see) rather
+ * than through WeakMaps: an entry of a WeakMap that lives in the old generation keeps its young
+ * key and value alive through every scavenge until a full collection, so each write's set and
+ * fieldsV1 (most of a create's managed-fields allocation) were promoted and copied even when the
+ * write was a dry run nobody kept. A pair held only by each other dies young. Only a frozen value
+ * this module did not encode (a client's managedFields, stored) is kept in a WeakMap.
  */
+const SET_OF: unique symbol = Symbol('kubesim.fieldSet');
+type Encoded = JsonObject & { readonly [SET_OF]?: FieldSet };
 const decodedSets = new WeakMap<object, FieldSet>();
-const encodings = new WeakMap<FieldSet, JsonObject>();
 
 function decodeSet(fieldsV1: JsonValue): FieldSet {
   if (!isObject(fieldsV1) || !Object.isFrozen(fieldsV1)) return fromFieldsV1(fieldsV1);
-  let set = decodedSets.get(fieldsV1);
+  let set = (fieldsV1 as Encoded)[SET_OF] ?? decodedSets.get(fieldsV1);
   if (!set) decodedSets.set(fieldsV1, (set = fromFieldsV1(fieldsV1)));
   return set;
 }
 
 function encodeSet(set: FieldSet): JsonObject {
-  let encoded = encodings.get(set);
+  let encoded = set.encoding;
   if (!encoded) {
-    encoded = freezeFields(toFieldsV1(set));
-    encodings.set(set, encoded);
-    decodedSets.set(encoded, set);
+    encoded = toFieldsV1(set);
+    Object.defineProperty(encoded, SET_OF, { value: set });
+    encoded = freezeFields(encoded);
+    set.encoding = encoded;
   }
   return encoded;
 }

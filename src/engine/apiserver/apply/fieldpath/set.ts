@@ -3,6 +3,7 @@
  * that end here, children hold longer paths. Sets are immutable values; every operation
  * returns a new set and shares unchanged subtrees, or the operand itself when nothing changed.
  */
+import type { JsonObject } from '../../../api/types';
 import type { Path, PathElement } from './element';
 import { compareElements } from './element';
 
@@ -30,6 +31,12 @@ const childPe = (c: Child): PathElement => c.pe;
 
 export class FieldSet {
   static readonly EMPTY = new FieldSet([], []);
+
+  /**
+   * The set's FieldsV1 encoding once apply/managed.ts has written it (frozen; a cache beside the
+   * set's value, which never changes).
+   */
+  encoding: JsonObject | undefined = undefined;
 
   private constructor(
     readonly members: readonly PathElement[],
