@@ -10,7 +10,6 @@ import { bodyValue, decodePatched } from '../body';
 import type { RequestContext, Target } from '../context';
 import { trackWrite } from '../managed-fields';
 import { patchObject } from '../patch';
-import { cloneJson } from '../patch/govalue';
 import { validatePatchOptions } from '../patch/options';
 import { PATCH_CONTENT_TYPES } from '../request';
 import { groupResource } from '../resources';
@@ -35,8 +34,8 @@ export async function handlePatch(ctx: RequestContext, t: Target): Promise<Updat
     async updatedObject(current: KubeObject | undefined): Promise<KubeObject> {
       // Only server-side apply creates; other patches need something to patch.
       if (!current) throw notFoundError(groupResource(t.info), t.name);
-      const base = cloneJson(current as JsonObject);
-      const patched = patchObject({ type, current: base, patch, schema, fieldValidation: ctx.options.fieldValidation });
+      // Each patch engine works on a copy of its input, so the frozen current object is passed as it is.
+      const patched = patchObject({ type, current: current as JsonObject, patch, schema, fieldValidation: ctx.options.fieldValidation });
       const obj = decodePatched(ctx, patched, patch, type === 'strategic', t.info);
       checkName(obj, t);
       return trackWrite(ctx, t, current, obj);

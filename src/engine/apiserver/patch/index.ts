@@ -25,7 +25,7 @@ export const MAX_JSON_PATCH_OPERATIONS = 10000;
 
 export interface PatchInput {
   type: 'json' | 'merge' | 'strategic';
-  /** The current object in the request's version, as JSON. */
+  /** The current object in the request's version, as JSON (read only: each patch type works on a copy). */
   current: JsonObject;
   /** The decoded request body. */
   patch: JsonValue;
