@@ -11,8 +11,11 @@ export const MAX_UPDATE_MANAGERS = 10;
 const ANCIENT_CHANGES = 'ancient-changes';
 
 export function capUpdateManagers(managed: Managed, max = MAX_UPDATE_MANAGERS): void {
+  // Counted first: nearly every write is under the cap, and needs no list.
+  let count = 0;
+  for (const vs of managed.fields.values()) if (!vs.applied) count++;
+  if (count <= max) return;
   const updaters = [...managed.fields].filter(([, vs]) => !vs.applied).map(([id]) => id);
-  if (updaters.length <= max) return;
   updaters.sort((a, b) => {
     const ta = unixSeconds(managed.times.get(a));
     const tb = unixSeconds(managed.times.get(b));

@@ -67,8 +67,10 @@ function takeChanged(ctx: UpdaterContext, oldObj: JsonValue, newObj: JsonValue, 
 export function updateOwnership(ctx: UpdaterContext, live: JsonValue, updated: JsonValue, managers: ManagerSets, manager: string): void {
   if (ownsNothingYet(managers, manager)) {
     // A create (or the first tracked write): no one's fields to take or to check, nothing the
-    // writer owned that could have been removed; what changed is the writer's whole set.
-    const set = filter(ctx, changedFields(live, updated, ctx.schema, ctx.resetFields));
+    // writer owned that could have been removed; what changed is the writer's whole set. The
+    // walk leaves out the reset fields and everything below them already (what filter would
+    // remove), so the set is not filtered again.
+    const set = changedFields(live, updated, ctx.schema, ctx.resetFields);
     managers.delete(manager);
     if (!set.empty()) managers.set(manager, { set, apiVersion: ctx.apiVersion, applied: false });
     return;
