@@ -515,10 +515,11 @@ export class EtcdView {
   private drawCharts(ctx: CanvasRenderingContext2D, L: EtcdLayout, cursor: number): void {
     const p = this.palette!.css;
     const font = this.palette!.fontFamily;
+    const pointsOf = (l: { series: ChartSeries }) => (l.series.reported ? l.series.points : []);
     const charted = L.charts.map((c) => ({ c, lines: this.chartLines(c.field).filter((l) => l.series.reported) }));
     // One time axis for every chart, so the cursor stands at the same x in all four and a series
     // that stopped early (commit latency: no commit since) ends where its last report is.
-    const axis = chartAxis(charted.flatMap(({ lines }) => lines.map((l) => (l.series.reported ? l.series.points : []))), cursor);
+    const axis = chartAxis(charted.flatMap(({ lines }) => lines.map(pointsOf)), cursor);
     this.drawnCharts = [];
     for (const { c, lines } of charted) {
       ctx.strokeStyle = p.boxBorder;
@@ -533,7 +534,6 @@ export class EtcdView {
         ctx.fillText('not reported by this engine yet', c.x + 8, c.y + 36);
         continue;
       }
-      const pointsOf = (l: (typeof lines)[number]) => (l.series.reported ? l.series.points : []);
       // The value at the cursor, each line's in its colour, right-aligned: "API server 12 · etcd 48".
       let rx = c.x + c.w - 8;
       ctx.textAlign = 'right';
